@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The project's commands. Each one installs what it needs first.
+#   ./dev.sh serve   build the site and serve it at http://127.0.0.1:8000
+#   ./dev.sh test    run the whole test suite (engine, engine in Pyodide, site in Chromium)
+#   ./dev.sh bench   build the site and print the benchmark tables
+set -euo pipefail
+cd "$(dirname "$0")"
+
+as_root() { [ "$(id -u)" = 0 ]; }
+
+apt_install() {  # apt_install PACKAGE...: only as root, with a clear message otherwise
+  if as_root; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+  else
+    echo "Please install these Debian packages first: sudo apt-get install -y $*" >&2
+    exit 1
+  fi
+}
+
+install_site() {
+  if [ ! -x .venv/bin/python ]; then
+    python3 -m venv .venv 2>/dev/null || { rm -rf .venv; apt_install python3-venv; python3 -m venv .venv; }
+  fi
+  .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements.txt
+  [ -f node_modules/.package-lock.json ] && cmp -s package-lock.json node_modules/.package-lock.json 2>/dev/null \
+    || npm ci --no-audit --no-fund --loglevel=error
+  # micropip for Pyodide's Python 3.14; pip on an older Python must be told the target version.
+  if ! ls build/wheels/micropip-0.11.1-*.whl >/dev/null 2>&1; then
+    .venv/bin/python -m pip download -q --disable-pip-version-check --no-deps --only-binary=:all: \
+      --python-version 3.14 --implementation py -d build/wheels micropip==0.11.1
+  fi
+}
+
+install_tests() {
+  install_site
+  .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-dev.txt
+  if [ -z "${CHROMIUM:-}" ] && [ ! -x /usr/bin/chromium ] && ! command -v chromium >/dev/null \
+     && ! command -v google-chrome >/dev/null && as_root; then
+    apt_install chromium
+  fi
+}
+
+build_site() {
+  NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --quiet "$@"
+}
+
+case "${1:-}" in
+  serve)
+    install_site
+    build_site
+    exec .venv/bin/python site/serve.py site --host 127.0.0.1 --port "${PORT:-8000}"
+    ;;
+  test)
+    install_tests
+    shift
+    exec .venv/bin/python -m pytest "$@"
+    ;;
+  bench)
+    install_tests
+    build_site
+    exec .venv/bin/python tests/benchmarks/run_all.py
+    ;;
+  *)
+    echo "usage: ./dev.sh serve | test [pytest arguments] | bench" >&2
+    exit 2
+    ;;
+esac
