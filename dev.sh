@@ -3,6 +3,7 @@
 #   ./dev.sh serve   build the site and serve it at http://127.0.0.1:8000
 #   ./dev.sh test    run the whole test suite (engine, engine in Pyodide, site in Chromium)
 #   ./dev.sh bench   build the site and print the benchmark tables
+#   ./dev.sh build   only build the site into site/ (SITE_URL sets its address; used to publish it)
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -55,13 +56,17 @@ case "${1:-}" in
     shift
     exec .venv/bin/python -m pytest "$@"
     ;;
+  build)
+    install_site
+    build_site
+    ;;
   bench)
     install_tests
     build_site
     exec .venv/bin/python tests/benchmarks/run_all.py
     ;;
   *)
-    echo "usage: ./dev.sh serve | test [pytest arguments] | bench" >&2
+    echo "usage: ./dev.sh serve | test [pytest arguments] | bench | build" >&2
     exit 2
     ;;
 esac

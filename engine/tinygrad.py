@@ -33,7 +33,7 @@ class Value:
     def __init__(self, data, edges=()):
         self.data = data if type(data) is float else Value.number(data)
         self.grad = 0.0
-        self.edges = tuple(edges)  # (parent, local derivative) pairs
+        self.edges = tuple(edges)  # pairs (parent, d self / d parent)
         self.creation_index = next_creation_index()
 
     @staticmethod
@@ -50,7 +50,10 @@ class Value:
 
     @staticmethod
     def wrap(value):
-        return value if isinstance(value, Value) else Value(value)
+        """`value` itself if it is a Value, else a new leaf Value holding it."""
+        if isinstance(value, Value):
+            return value
+        return Value(value)
 
     def __repr__(self):
         return f"Value(data={self.data!r}, grad={self.grad!r})"
@@ -145,16 +148,16 @@ class Neuron:
     """Weighted sum of the inputs plus a bias, optionally passed through tanh."""
 
     def __init__(self, n_inputs, rng, nonlinear=True):
-        self.weights = [Value(rng.uniform(-1, 1)) for _ in range(n_inputs)]
+        self.weights = [Value(rng.uniform(-1.0, 1.0)) for _input in range(n_inputs)]
         self.bias = Value(0)
         self.nonlinear = nonlinear
 
     def __call__(self, inputs):
-        total = sum((w * x for w, x in zip(self.weights, inputs)), self.bias)
-        return total.tanh() if self.nonlinear else total
+        activation = sum((weight * x for weight, x in zip(self.weights, inputs)), self.bias)
+        return activation.tanh() if self.nonlinear else activation
 
     def parameters(self):
-        return self.weights + [self.bias]
+        return [*self.weights, self.bias]
 
 
 class MLP:
@@ -169,9 +172,10 @@ class MLP:
         ]
 
     def __call__(self, inputs):
+        values = inputs
         for layer in self.layers:
-            inputs = [neuron(inputs) for neuron in layer]
-        return inputs
+            values = [neuron(values) for neuron in layer]
+        return values
 
     def parameters(self):
         return [p for layer in self.layers for neuron in layer for p in neuron.parameters()]
@@ -179,6 +183,12 @@ class MLP:
 
 
 # --8<-- [start:train_line]
+def gradient_step(parameters, learning_rate):
+    """Move each parameter a little against its gradient: p <- p - learning_rate * dL/dp."""
+    for parameter in parameters:
+        parameter.data = parameter.data - learning_rate * parameter.grad
+
+
 def train_line(steps=1000, learning_rate=0.05):
     """Fit y = w*x + b to four points on y = 2x + 1 by gradient descent."""
     points = [(0, 1), (1, 3), (2, 5), (3, 7)]
@@ -186,27 +196,24 @@ def train_line(steps=1000, learning_rate=0.05):
     for _ in range(steps):
         loss = sum((w * x + b - y) ** 2 for x, y in points) * (1 / len(points))
         loss.backward()  # clears the old gradients of this new graph first
-        for parameter in (w, b):
-            parameter.data -= learning_rate * parameter.grad
-    final_loss = sum((w.data * x + b.data - y) ** 2 for x, y in points) / len(points)
-    return w.data, b.data, final_loss
+        gradient_step((w, b), learning_rate)  # both gradients come from the same graph
+    loss_after = sum((w.data * x + b.data - y) ** 2 for x, y in points) / len(points)
+    return (w.data, b.data, loss_after)
 # --8<-- [end:train_line]
 
 
 # --8<-- [start:train_xor]
 def train_xor(steps=1000, learning_rate=0.1):
     """Train a 2-4-1 network on XOR, with targets -1 (inputs equal) and +1 (inputs differ)."""
-    examples = [([0, 0], -1), ([0, 1], 1), ([1, 0], 1), ([1, 1], -1)]
-    model = MLP([2, 4, 1], seed=42)
-    parameters = model.parameters()
+    xor_table = [((0, 0), -1), ((0, 1), 1), ((1, 0), 1), ((1, 1), -1)]
+    network = MLP(sizes=[2, 4, 1], seed=42)
     for _ in range(steps):
-        loss = sum((model(x)[0] - y) ** 2 for x, y in examples) * (1 / len(examples))
+        loss = sum((network(inputs)[0] - target) ** 2 for inputs, target in xor_table) * (1 / 4)
         loss.backward()
-        for parameter in parameters:
-            parameter.data -= learning_rate * parameter.grad
-    predictions = [model(x)[0].data for x, _ in examples]
-    final_loss = sum((p - y) ** 2 for p, (_, y) in zip(predictions, examples)) / len(examples)
-    return predictions, final_loss
+        gradient_step(network.parameters(), learning_rate)
+    predictions = [network(inputs)[0].data for inputs, _ in xor_table]
+    loss_after = sum((p - target) ** 2 for p, (_, target) in zip(predictions, xor_table)) / 4
+    return predictions, loss_after
 # --8<-- [end:train_xor]
 
 

@@ -66,12 +66,21 @@ class LessonHandler(http.server.SimpleHTTPRequestHandler):
 
 
 def network_addresses():
-    """This machine's IPv4 addresses other than loopback, as far as the name service knows."""
+    """This machine's IPv4 addresses other than loopback: those the name service knows, plus the
+    address of the interface that would carry traffic to a private network (many hosts map their
+    own name to 127.x only). Connecting a UDP socket sends nothing."""
+    addresses = set()
     try:
-        names = socket.gethostbyname_ex(socket.gethostname())[2]
+        addresses.update(socket.gethostbyname_ex(socket.gethostname())[2])
     except OSError:
-        return []
-    return sorted({a for a in names if not a.startswith("127.")})
+        pass
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.255.255.255", 1))
+            addresses.add(probe.getsockname()[0])
+        except OSError:
+            pass  # no network at all: only this machine can connect
+    return sorted(a for a in addresses if not a.startswith(("127.", "0.")))
 
 
 def main(argv=None):

@@ -1,0 +1,68 @@
+// editor.mjs: the source of the code editor bundle (CodeMirror 6 with Python), built by esbuild.
+// What it is: one function, createEditor, that the runnable blocks import lazily from the bundle
+// assets/vendor/codemirror/editor.js (site_scripts/hooks/vendor.py builds it at every site build).
+// What it is not: a browser file of its own; it imports npm packages, so it only works bundled.
+// Colours come from Material's code CSS variables, so the editor follows the light/dark toggle.
+import { EditorView, minimalSetup } from "codemirror";
+import { python } from "@codemirror/lang-python";
+import { bracketMatching, HighlightStyle, indentOnInput, indentUnit, syntaxHighlighting } from "@codemirror/language";
+import { indentWithTab } from "@codemirror/commands";
+import { EditorState, Prec } from "@codemirror/state";
+import { keymap, lineNumbers } from "@codemirror/view";
+import { tags } from "@lezer/highlight";
+
+const materialColours = HighlightStyle.define([
+  { tag: [tags.keyword, tags.controlKeyword, tags.operatorKeyword, tags.definitionKeyword], color: "var(--md-code-hl-keyword-color)" },
+  { tag: [tags.string, tags.special(tags.string)], color: "var(--md-code-hl-string-color)" },
+  { tag: [tags.number, tags.bool, tags.null], color: "var(--md-code-hl-number-color)" },
+  { tag: tags.comment, color: "var(--md-code-hl-comment-color)", fontStyle: "italic" },
+  { tag: [tags.function(tags.variableName), tags.function(tags.propertyName)], color: "var(--md-code-hl-function-color)" },
+  { tag: [tags.definition(tags.variableName), tags.className], color: "var(--md-code-hl-name-color)" },
+  { tag: [tags.operator, tags.punctuation], color: "var(--md-code-hl-punctuation-color)" },
+  { tag: [tags.self, tags.constant(tags.variableName)], color: "var(--md-code-hl-constant-color)" },
+]);
+
+const materialTheme = EditorView.theme({
+  "&": { backgroundColor: "var(--md-code-bg-color)", color: "var(--md-code-fg-color)" },
+  ".cm-gutters": { backgroundColor: "var(--md-code-bg-color)", color: "var(--md-default-fg-color--lighter)", border: "none" },
+  ".cm-content": { caretColor: "var(--md-code-fg-color)" },
+  "&.cm-focused .cm-cursor": { borderLeftColor: "var(--md-code-fg-color)" },
+  "&.cm-focused .cm-selectionBackground, .cm-selectionBackground": { backgroundColor: "var(--md-accent-fg-color--transparent)" },
+});
+
+/**
+ * Mount an editor holding `code` inside `parent`.
+ * `onRun` is called on Ctrl+Enter / Shift+Enter; `label` names the editor for screen readers.
+ * Returns { getCode(), setCode(text), focus() }.
+ */
+export function createEditor({ parent, code, onRun, label }) {
+  const runKeys = Prec.highest(keymap.of([
+    { key: "Mod-Enter", run: () => { onRun(); return true; } },
+    { key: "Shift-Enter", run: () => { onRun(); return true; } },
+  ]));
+  const view = new EditorView({
+    parent,
+    state: EditorState.create({
+      doc: code,
+      extensions: [
+        runKeys,
+        minimalSetup,
+        lineNumbers(),
+        indentOnInput(),
+        bracketMatching(),
+        indentUnit.of("    "),
+        EditorState.tabSize.of(4),
+        keymap.of([indentWithTab]),
+        python(),
+        syntaxHighlighting(materialColours),
+        materialTheme,
+        EditorView.contentAttributes.of({ "aria-label": label }),
+      ],
+    }),
+  });
+  return {
+    getCode: () => view.state.doc.toString(),
+    setCode: (text) => view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } }),
+    focus: () => view.focus(),
+  };
+}

@@ -1,0 +1,80 @@
+"""offline.py: MkDocs hook that finishes the built site for offline and classroom use.
+
+What it is: after every build (and after the other hooks, whose files it must see) it
+  - copies site_scripts/serve.py to the site root, so every copy of the site carries its server;
+  - lists every built file with its SRI sha256 and writes that list, with a build version derived
+    from it, into the service worker it copies to the site root (root scope = it controls every page);
+  - zips the site into downloads/CLASSROOM_ZIP, the classroom bundle a teacher unzips and starts
+    with `python3 serve.py`.
+What it is not: the service worker's behaviour (site_scripts/offline/service-worker.js) nor the server
+(site_scripts/serve.py). The zip and serve.py are downloads, not part of the lesson: neither is precached.
+"""
+import base64
+import hashlib
+import json
+import shutil
+import zipfile
+from pathlib import Path
+
+from mkdocs.plugins import event_priority
+
+SITE_SCRIPTS = Path(__file__).resolve().parents[1]
+WORKER_SOURCE = SITE_SCRIPTS / "offline" / "service-worker.js"
+SERVER_SOURCE = SITE_SCRIPTS / "serve.py"
+WORKER_NAME = "service-worker.js"
+SERVER_NAME = "serve.py"
+DOWNLOADS = "downloads"
+CLASSROOM_ZIP = "slope-to-backprop-classroom.zip"
+ZIP_FOLDER = "slope-to-backprop"                 # the folder the zip unpacks into
+BUILD_LINE = 'const BUILD = { version: "unbuilt", files: {} };'
+NOT_PRECACHED = {WORKER_NAME, SERVER_NAME}       # plus downloads/ and source maps (for developer tools only)
+FIXED_ZIP_TIME = (1980, 1, 1, 0, 0, 0)           # same site, same zip bytes
+
+
+def subresource_integrity(path):
+    return "sha256-" + base64.b64encode(hashlib.sha256(path.read_bytes()).digest()).decode()
+
+
+def site_files(site_dir):
+    """Every built file as a site-relative POSIX path, sorted, skipping the downloads folder."""
+    return sorted(p.relative_to(site_dir).as_posix() for p in site_dir.rglob("*")
+                  if p.is_file() and p.relative_to(site_dir).parts[0] != DOWNLOADS)
+
+
+def precache_list(site_dir):
+    return {path: subresource_integrity(site_dir / path)
+            for path in site_files(site_dir) if path not in NOT_PRECACHED and not path.endswith(".map")}
+
+
+def build_version(files):
+    return hashlib.sha256(json.dumps(files, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def write_service_worker(source, site_dir, files):
+    text = source.read_text(encoding="utf-8")
+    if text.count(BUILD_LINE) != 1:
+        raise ValueError(f"{source} must contain the line {BUILD_LINE!r} exactly once; the build fills it in")
+    build = json.dumps({"version": build_version(files), "files": files}, indent=1, sort_keys=True)
+    (site_dir / WORKER_NAME).write_text(text.replace(BUILD_LINE, f"const BUILD = {build};"), encoding="utf-8")
+
+
+def write_classroom_zip(site_dir):
+    target = site_dir / DOWNLOADS / CLASSROOM_ZIP
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=6) as bundle:
+        for path in site_files(site_dir):
+            entry = zipfile.ZipInfo(f"{ZIP_FOLDER}/{path}", date_time=FIXED_ZIP_TIME)
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            entry.external_attr = (0o100755 if path == SERVER_NAME else 0o100644) << 16
+            bundle.writestr(entry, (site_dir / path).read_bytes())
+    return target
+
+
+@event_priority(-100)  # after the hooks that vendor Pyodide, build the wheels and copy the lesson's scripts
+def on_post_build(config, **kwargs):
+    site_dir = Path(config["site_dir"])
+    # The copy of site_scripts/ under assets/lesson/ holds the unfilled worker: the filled one is at the root.
+    (site_dir / "assets" / "lesson" / "offline" / WORKER_NAME).unlink(missing_ok=True)
+    shutil.copyfile(SERVER_SOURCE, site_dir / SERVER_NAME)
+    write_service_worker(WORKER_SOURCE, site_dir, precache_list(site_dir))
+    write_classroom_zip(site_dir)

@@ -1,0 +1,159 @@
+"""vendor.py: the MkDocs hook that puts everything the browser runs into the built site.
+
+What it is: after each build it writes, under the site folder,
+  assets/vendor/pyodide/     Pyodide's core files from node_modules/pyodide
+  assets/vendor/katex/       KaTeX (ES module minified by esbuild, CSS, woff2 fonts)
+  assets/vendor/codemirror/editor.js   site_scripts/editor/editor.mjs bundled by esbuild
+  assets/wheels/             micropip's wheel, the `tinygrad` and `tutor` wheels built here with
+                             zipfile, and wheels.json naming them for the runtime
+  assets/lesson/             the browser files (.mjs .js .css) of site_scripts/, sub-folders kept
+  tinygrad.py                engine/tinygrad.py unchanged, as a download
+so the site needs no CDN and works from any sub-path. Wheels are reproducible: fixed timestamps,
+sorted entries.
+
+What it is not: an installer. node_modules and the micropip wheel come from `./dev.sh serve`
+(or `./dev.sh test`); when they are missing the build stops and says so.
+"""
+import base64
+import hashlib
+import json
+import shutil
+import subprocess
+import zipfile
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+
+REPO = Path(__file__).resolve().parents[2]
+SCRIPTS = REPO / "site_scripts"
+NODE_MODULES = REPO / "node_modules"
+ESBUILD = NODE_MODULES / ".bin" / "esbuild"
+ENGINE = REPO / "engine" / "tinygrad.py"
+MICROPIP_WHEEL = REPO / "build" / "wheels" / "micropip-0.11.1-py3-none-any.whl"
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+WHEEL_VERSION = "0.1.0"
+WHEEL_TAG = "py3-none-any"
+ZIP_TIMESTAMP = (1980, 1, 1, 0, 0, 0)
+BROWSER_SUFFIXES = {".mjs", ".js", ".css"}
+NOT_FOR_THE_BROWSER = {"hooks", "overrides", "editor", "__pycache__"}  # editor/ ships as a bundle
+SETUP_HINT = "run ./dev.sh serve once (it installs the npm packages and downloads micropip)"
+
+
+def on_config(config):
+    """Stop early, with a clear message, when the vendored inputs are not installed."""
+    missing = [str(path.relative_to(REPO)) for path in
+               [NODE_MODULES / "pyodide" / name for name in PYODIDE_FILES]
+               + [NODE_MODULES / "katex" / "dist" / "katex.mjs", ESBUILD, MICROPIP_WHEEL, ENGINE]
+               if not path.exists()]
+    if missing:
+        raise PluginError(f"vendor.py: missing {', '.join(missing)}; {SETUP_HINT}")
+    return config
+
+
+def on_serve(server, config, builder):
+    """With `mkdocs serve`, rebuild when the browser scripts or the engine change."""
+    server.watch(str(SCRIPTS))
+    server.watch(str(ENGINE))
+    return server
+
+
+def on_post_build(config):
+    site = Path(config["site_dir"])
+    vendor = site / "assets" / "vendor"
+    copy_files(NODE_MODULES / "pyodide", vendor / "pyodide", PYODIDE_FILES)
+    vendor_katex(vendor / "katex")
+    bundle(SCRIPTS / "editor" / "editor.mjs", vendor / "codemirror" / "editor.js")
+    write_wheels(site / "assets" / "wheels")
+    copy_browser_files(SCRIPTS, site / "assets" / "lesson")
+    shutil.copyfile(ENGINE, site / "tinygrad.py")
+
+
+def copy_files(source, destination, names):
+    destination.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        shutil.copyfile(source / name, destination / name)
+
+
+def vendor_katex(destination):
+    """KaTeX's ES module (minified), its CSS and the woff2 fonts every current browser uses."""
+    dist = NODE_MODULES / "katex" / "dist"
+    bundle(dist / "katex.mjs", destination / "katex.mjs")
+    copy_files(dist, destination, ["katex.min.css"])
+    fonts = sorted(font.name for font in (dist / "fonts").glob("*.woff2"))
+    copy_files(dist / "fonts", destination / "fonts", fonts)
+
+
+def bundle(entry, output):
+    """One minified ES module from `entry` and what it imports, written by esbuild."""
+    output.parent.mkdir(parents=True, exist_ok=True)
+    command = [str(ESBUILD), str(entry), "--bundle", "--format=esm", "--minify",
+               "--log-level=warning", f"--outfile={output}"]
+    try:
+        result = subprocess.run(command, cwd=REPO, capture_output=True, text=True)
+    except OSError as error:  # e.g. no node on PATH
+        raise PluginError(f"vendor.py: cannot run esbuild ({error}); {SETUP_HINT}") from error
+    if result.returncode != 0:
+        raise PluginError(f"vendor.py: esbuild failed on {entry.relative_to(REPO)}:\n{result.stderr}")
+
+
+def copy_browser_files(source, destination):
+    """Copy site_scripts' .mjs/.js/.css files, keeping folders, so relative imports still work."""
+    for path in sorted(source.rglob("*")):
+        relative = path.relative_to(source)
+        if path.suffix in BROWSER_SUFFIXES and not NOT_FOR_THE_BROWSER & set(relative.parts[:-1]):
+            target = destination / relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target)
+
+
+# ---- Wheels ----------------------------------------------------------------------------------
+
+def write_wheels(destination):
+    """micropip's wheel, the engine's and the tutor's, and wheels.json listing them for the runtime."""
+    destination.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(MICROPIP_WHEEL, destination / MICROPIP_WHEEL.name)
+    packages = [
+        write_wheel(destination, "tinygrad", "The lesson's scalar autograd engine.",
+                    {"tinygrad.py": ENGINE.read_bytes()}),
+        write_wheel(destination, "tutor", "The lesson's Python side: code-block sessions and figure models.",
+                    tutor_files()),
+    ]
+    manifest = {"micropip": MICROPIP_WHEEL.name, "packages": packages}
+    (destination / "wheels.json").write_text(json.dumps(manifest, indent=2) + "\n")
+
+
+def tutor_files():
+    """Archive name -> bytes for package `tutor`: the session module and the figure models
+    (site_scripts/widgets/*.py, its __init__.py included, become tutor/widgets/)."""
+    files = {"tutor/__init__.py": b'"""The lesson\'s Python side, installed in the browser."""\n',
+             "tutor/session.py": (SCRIPTS / "runtime" / "session.py").read_bytes()}
+    for model in sorted((SCRIPTS / "widgets").glob("*.py")):
+        files[f"tutor/widgets/{model.name}"] = model.read_bytes()
+    return files
+
+
+def write_wheel(destination, name, summary, files):
+    """Write a pure-Python wheel of `files` (archive name -> bytes); return its file name."""
+    dist_info = f"{name}-{WHEEL_VERSION}.dist-info"
+    files = {**files,
+             f"{dist_info}/METADATA": (f"Metadata-Version: 2.1\nName: {name}\nVersion: {WHEEL_VERSION}\n"
+                                       f"Summary: {summary}\n").encode(),
+             f"{dist_info}/WHEEL": (f"Wheel-Version: 1.0\nGenerator: site_scripts/hooks/vendor.py\n"
+                                    f"Root-Is-Purelib: true\nTag: {WHEEL_TAG}\n").encode()}
+    record_name = f"{dist_info}/RECORD"
+    record = "".join(f"{archive_name},sha256={record_hash(data)},{len(data)}\n"
+                     for archive_name, data in sorted(files.items())) + f"{record_name},,\n"
+    files[record_name] = record.encode()
+    wheel_name = f"{name}-{WHEEL_VERSION}-{WHEEL_TAG}.whl"
+    with zipfile.ZipFile(destination / wheel_name, "w", zipfile.ZIP_DEFLATED) as wheel:
+        for archive_name, data in files.items():  # RECORD last, as the wheel spec recommends
+            entry = zipfile.ZipInfo(archive_name, ZIP_TIMESTAMP)
+            entry.external_attr = 0o644 << 16
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            wheel.writestr(entry, data)
+    return wheel_name
+
+
+def record_hash(data):
+    """The RECORD file's hash format: urlsafe base64 of the sha256 digest, without padding."""
+    return base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()

@@ -1,0 +1,10 @@
+// main.mjs: the lesson's one browser entry point, loaded on every page as a module script.
+// What it is: the wiring that mounts runnable blocks and figures on each page Material shows
+// (document$ fires on the first load and after every instant navigation) and registers the
+// offline service worker once. What it is not: behaviour; each imported module owns its own.
+import { mountBlocks } from "./blocks/blocks.mjs";
+import { mountWidgets } from "./widgets/widgets.mjs";
+import { registerOffline } from "./offline/register.mjs";
+
+registerOffline();
+document$.subscribe(() => { mountBlocks(document); mountWidgets(document); });

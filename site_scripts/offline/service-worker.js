@@ -1,0 +1,100 @@
+/* service-worker.js: keeps the whole lesson site usable offline and makes its pages cross-origin isolated.
+   What it is: a classic service worker, copied to the site root by site_scripts/hooks/offline.py, which
+   also replaces the BUILD line below with this build's file list (site path -> SRI sha256). It precaches
+   every listed file, answers cache-first with a network fallback, and re-serves every response with
+   COOP/COEP/CORP headers so that SharedArrayBuffer (needed to interrupt Python) works on hosts such as
+   GitHub Pages that cannot send those headers. Every URL is derived from the registration scope, so the
+   site works under a sub-path such as /some-repo/.
+   What it is not: a general caching library; it caches nothing outside the build's list and never
+   touches requests to other origins. */
+const BUILD = { version: "unbuilt", files: {} };
+
+const SCOPE = new URL(self.registration.scope);
+const CACHE_PREFIX = `lesson-offline ${SCOPE.pathname} `;  // one origin may host several project sites
+const CACHE_NAME = CACHE_PREFIX + BUILD.version;
+const PARALLEL_DOWNLOADS = 6;
+const ISOLATION_HEADERS = {
+  "Cross-Origin-Opener-Policy": "same-origin",
+  "Cross-Origin-Embedder-Policy": "require-corp",
+  "Cross-Origin-Resource-Policy": "same-origin",
+};
+
+// The built file behind a URL of this site ("chapter/" -> "chapter/index.html"), or null if outside it.
+function sitePath(url) {
+  const target = new URL(url);
+  if (target.origin !== SCOPE.origin || !target.pathname.startsWith(SCOPE.pathname)) return null;
+  let path;
+  try {
+    path = decodeURIComponent(target.pathname.slice(SCOPE.pathname.length));
+  } catch {
+    return null;  // a malformed URL is left to the network, which answers it as any server would
+  }
+  return path === "" || path.endsWith("/") ? path + "index.html" : path;
+}
+
+// Cache entries are keyed by path and content, so an unchanged file can move from an old build's cache.
+function cacheKey(path) {
+  return `${new URL(path, SCOPE).href}?sri=${encodeURIComponent(BUILD.files[path])}`;
+}
+
+async function precacheBuild() {
+  const cache = await caches.open(CACHE_NAME);
+  const olderCaches = (await caches.keys()).filter((name) => name.startsWith(CACHE_PREFIX) && name !== CACHE_NAME);
+  const toDownload = [];
+  for (const path of Object.keys(BUILD.files)) {
+    if (await cache.match(cacheKey(path))) continue;
+    let reused = null;
+    for (const name of olderCaches) reused = reused || (await (await caches.open(name)).match(cacheKey(path)));
+    if (reused) await cache.put(cacheKey(path), reused);
+    else toDownload.push(path);
+  }
+  // The integrity check refuses a file from a half-finished deploy; installation then fails and is retried.
+  const downloadNext = async () => {
+    for (let path = toDownload.pop(); path !== undefined; path = toDownload.pop()) {
+      const response = await fetch(new URL(path, SCOPE), { cache: "no-cache", integrity: BUILD.files[path] });
+      if (!response.ok) throw new Error(`precaching ${path} failed: HTTP ${response.status}`);
+      await cache.put(cacheKey(path), response);
+    }
+  };
+  await Promise.all(Array.from({ length: PARALLEL_DOWNLOADS }, downloadNext));
+}
+
+function withIsolationHeaders(response, { status, statusText } = response) {
+  if (response.status === 0) return response;  // opaque responses and redirects cannot be rebuilt
+  const headers = new Headers(response.headers);
+  for (const [name, value] of Object.entries(ISOLATION_HEADERS)) headers.set(name, value);
+  return new Response(response.body, { status, statusText, headers });
+}
+
+async function respond(request) {
+  const path = sitePath(request.url);
+  const cache = await caches.open(CACHE_NAME);
+  const cached = path in BUILD.files ? await cache.match(cacheKey(path)) : undefined;
+  if (cached) return withIsolationHeaders(cached);
+  try {
+    return withIsolationHeaders(await fetch(request));
+  } catch (error) {
+    const notFound = request.mode === "navigate" && "404.html" in BUILD.files && (await cache.match(cacheKey("404.html")));
+    if (notFound) return withIsolationHeaders(notFound, { status: 404, statusText: "Not Found" });
+    throw error;
+  }
+}
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(precacheBuild().then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) {
+      if (name.startsWith(CACHE_PREFIX) && name !== CACHE_NAME) await caches.delete(name);
+    }
+    await self.clients.claim();
+  })());
+});
+
+self.addEventListener("fetch", (event) => {
+  if (event.request.method === "GET" && sitePath(event.request.url) !== null) {
+    event.respondWith(respond(event.request));
+  }
+});

@@ -1,0 +1,100 @@
+// worker.mjs: the module Web Worker that hosts Python (Pyodide) for one page and its navigations.
+// What it is: it boots Pyodide from the site's own copy, installs micropip and the lesson's wheels
+// (tinygrad, tutor) from the site, then answers "run" and "call" messages one at a time by
+// calling tutor.session. Every URL is derived from import.meta.url, so any sub-path works.
+// What it is not: the page's API (runtime.mjs) nor the Python logic (session.py).
+//
+// Messages in:  {type: "interrupt-buffer", buffer}            (optional, before anything else)
+//               {type: "run", id, page, code, filename, fresh}
+//               {type: "call", id, widget, fn, kwargs}
+// Messages out: {type: "status", state, message, progress}    progress 0..1 while starting
+//               {type: "begin", id} {type: "output", id, stream, text}
+//               {type: "result", id, ok, error?, value?}      {type: "fatal", message}
+import { loadPyodide } from "../../vendor/pyodide/pyodide.mjs";
+
+const PYODIDE_URL = new URL("../../vendor/pyodide/", import.meta.url);
+const WHEELS_URL = new URL("../../wheels/", import.meta.url);
+
+let interruptBuffer = null;
+let queue = Promise.resolve();
+const booted = boot();
+booted.catch(() => {}); // reported as a status; requests get the error as their result
+
+self.onmessage = ({ data }) => {
+  if (data.type === "interrupt-buffer") {
+    interruptBuffer = data.buffer;
+    return;
+  }
+  queue = queue.then(() => answer(data));
+};
+
+function status(state, message, progress = null) {
+  self.postMessage({ type: "status", state, message, progress });
+}
+
+async function boot() {
+  try {
+    status("starting", "Downloading Python…", 0.1);
+    const pyodide = await loadPyodide({ indexURL: PYODIDE_URL.href });
+    status("starting", "Installing the lesson's packages…", 0.7);
+    const manifest = await fetchJSON(new URL("wheels.json", WHEELS_URL));
+    // micropip by URL: the lock file's sha256 is for a different build of micropip 0.11.1.
+    await pyodide.loadPackage(new URL(manifest.micropip, WHEELS_URL).href, { messageCallback: () => {} });
+    const micropip = pyodide.pyimport("micropip");
+    status("starting", "Installing the engine…", 0.85);
+    const wheels = pyodide.toPy(manifest.packages.map((name) => new URL(name, WHEELS_URL).href));
+    await micropip.install(wheels);
+    wheels.destroy();
+    if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
+    const session = pyodide.pyimport("tutor.session");
+    status("ready", "Python is ready", 1);
+    return session;
+  } catch (error) {
+    status("error", `Python could not start: ${error.message}`);
+    throw error;
+  }
+}
+
+async function fetchJSON(url) {
+  const response = await fetch(url, { cache: "no-cache" });
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+  return response.json();
+}
+
+async function answer(request) {
+  let session;
+  try {
+    session = await booted;
+  } catch (error) {
+    self.postMessage({ type: "result", id: request.id, ok: false, error: `Python could not start: ${error.message}` });
+    return;
+  }
+  self.postMessage({ type: "begin", id: request.id });
+  status("running", "Running…");
+  try {
+    self.postMessage({ type: "result", id: request.id, ...(await perform(session, request)) });
+  } catch (error) {
+    if (error.name !== "PythonError") {
+      // Anything but a Python exception means the interpreter itself failed (e.g. its stack overflowed).
+      self.postMessage({ type: "result", id: request.id, ok: false, error: error.message });
+      self.postMessage({ type: "fatal", message: error.message });
+      return;
+    }
+    self.postMessage({ type: "result", id: request.id, ok: false, error: error.message });
+  }
+  status("ready", "Python is ready");
+}
+
+async function perform(session, request) {
+  if (request.type === "run") {
+    const emit = (stream, text) => self.postMessage({ type: "output", id: request.id, stream, text });
+    const report = await session.run.callKwargs(request.page, request.code, emit,
+      { filename: request.filename, fresh: request.fresh });
+    return report ? { ok: false, error: report, reported: true } : { ok: true };
+  }
+  if (request.type === "call") {
+    const result = session.call(request.widget, request.fn, JSON.stringify(request.kwargs ?? {}));
+    return { ok: true, value: JSON.parse(result) };
+  }
+  return { ok: false, error: `Unknown request type ${JSON.stringify(request.type)}` };
+}

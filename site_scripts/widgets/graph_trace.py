@@ -1,0 +1,145 @@
+"""A backward pass replayed one edge at a time, for the figures that draw a computation graph.
+
+What it is: given the result of an engine computation and a name for each value in it,
+`trace()` returns the graph as plain data (one node per Value, one edge per engine edge,
+read from the real `edges` tuples) together with the gradients after the first
+`edges_done` edges of the backward pass. It uses the engine's own order: values sorted by
+creation, walked from the newest, each one passing `grad × local derivative` to its parents.
+What it is not: a second autodiff engine. The gradients it ends with are the ones
+`backward()` computes (the tests check that); it only lets a reader stop half-way.
+"""
+from operator import attrgetter
+
+from .display import number_text
+
+OPERAND_NAMES = {1: ("operand",), 2: ("left operand", "right operand")}
+
+
+def backward_schedule(root):
+    """The engine's values in creation order and the edges in the order backward() follows them."""
+    order = sorted(root.ancestors(), key=attrgetter("creation_index"))
+    schedule = [(child, position) for child in reversed(order) for position in range(len(child.edges))]
+    return order, schedule
+
+
+def operation_ends(schedule):
+    """How many edges are done after each whole operation (all edges of one value)."""
+    ends = []
+    for index, (child, _) in enumerate(schedule):
+        if index + 1 == len(schedule) or schedule[index + 1][0] is not child:
+            ends.append(index + 1)
+    return ends
+
+
+def next_operation_end(root, edges_done):
+    """`edges_done` advanced to the end of the next operation of the backward pass."""
+    _, schedule = backward_schedule(root)
+    return next((end for end in operation_ends(schedule) if end > edges_done), len(schedule))
+
+
+def edge_count(root):
+    return len(backward_schedule(root)[1])
+
+
+def trace(root, names, seeded, edges_done):
+    """The graph of `root` with gradients after seeding (if `seeded`) and `edges_done` edges.
+
+    `names` maps each Value to (symbol, formula): the symbol ("w", "e", "L") names it in
+    sentences, the formula ("ŷ − y", or None for an input) says how it was computed.
+    """
+    order, schedule = backward_schedule(root)
+    if not 0 <= edges_done <= len(schedule) or (edges_done and not seeded):
+        raise ValueError(f"edges_done must lie between 0 and {len(schedule)} after seeding, not {edges_done!r}")
+    ids = {node: index for index, node in enumerate(order)}
+    contributions = {node: [] for node in order}
+    for node in order:
+        node.grad = 0.0
+    if seeded:
+        root.grad = 1.0
+    edges, messages = [], []
+    for index, (child, position) in enumerate(schedule):
+        parent, local_derivative = child.edges[position]
+        operand = OPERAND_NAMES.get(len(child.edges), ("operand",) * len(child.edges))[position]
+        edge = {
+            "parent": ids[parent],
+            "child": ids[child],
+            "operand": operand,
+            "local_text": number_text(local_derivative),
+            "contribution_text": None,
+            "state": "done" if index < edges_done else "next" if seeded and index == edges_done else "waiting",
+        }
+        if index < edges_done:
+            contribution = child.grad * local_derivative
+            parent.grad += contribution
+            contributions[parent].append(number_text(contribution))
+            edge["contribution_text"] = number_text(contribution)
+            if messages and schedule[index - 1][0] is not child:
+                messages = []  # only the sentences of the operation done last
+            messages.append(
+                f"{operand.capitalize()} of {names[child][0]}: {number_text(child.grad)} × {number_text(local_derivative)}"
+                f" = {number_text(contribution)}, added to the gradient of {names[parent][0]}, now {number_text(parent.grad)}."
+            )
+        edges.append(edge)
+    reached = {root} if seeded else set()
+    reached.update(order[edge["parent"]] for edge in edges if edge["state"] == "done")
+    nodes = [
+        {
+            "id": ids[node],
+            "symbol": names[node][0],
+            "formula": names[node][1],
+            "data_text": number_text(node.data),
+            "grad_text": number_text(node.grad) if node in reached else None,
+            "contributions": contributions[node],
+            "is_root": node is root,
+        }
+        for node in order
+    ]
+    if seeded and not messages:
+        symbol = names[root][0]
+        messages = [f"Seed: d{symbol}/d{symbol} = 1, the gradient of {symbol} with respect to itself."]
+    return {
+        "nodes": nodes,
+        "edges": edges,
+        "seeded": seeded,
+        "edges_done": edges_done,
+        "finished": seeded and edges_done == len(schedule),
+        "messages": messages,
+    }
+
+
+def operation_stepping(build, closing_sentence):
+    """The functions of a figure whose two buttons seed the gradient and backpropagate one operation.
+
+    `build()` returns (root, names) afresh; `closing_sentence(graph)` is said once the pass is
+    complete. Returns (initial, seed_gradient, backpropagate_one_operation), each returning the
+    figure's whole state: {"seeded", "edges_done", "graph", "messages", "can_step"}.
+    """
+    def view(seeded, edges_done):
+        root, names = build()
+        graph = trace(root, names, seeded, edges_done)
+        if not seeded:
+            symbol, result = names[root][0], graph["nodes"][-1]["data_text"]
+            messages = [f"Forward pass done: {symbol} = {result}. Seed the gradient to start the backward pass."]
+        elif graph["finished"]:
+            messages = graph["messages"] + [closing_sentence(graph)]
+        else:
+            messages = graph["messages"]
+        return {"seeded": seeded, "edges_done": edges_done, "graph": graph, "messages": messages,
+                "can_step": seeded and not graph["finished"]}
+
+    def initial():
+        return view(seeded=False, edges_done=0)
+
+    def seed_gradient(state):
+        return view(seeded=True, edges_done=0)
+
+    def backpropagate_one_operation(state):
+        root, names = build()
+        if not state["seeded"]:
+            symbol = names[root][0]
+            raise ValueError(f"Seed the gradient first: backpropagation starts from d{symbol}/d{symbol} = 1.")
+        if state["edges_done"] >= edge_count(root):
+            raise ValueError("The backward pass is complete: seed the gradient again to replay it.")
+        return view(seeded=True, edges_done=next_operation_end(root, state["edges_done"]))
+
+    return initial, seed_gradient, backpropagate_one_operation

@@ -1,0 +1,121 @@
+"""Model of the figure "Fitting a line": gradient descent on y = w·x + b through four points.
+
+What it is: the training loop of the lesson's train_line, one step at a time. Each step
+builds a fresh engine graph of the mean squared error at the current (w, b), calls
+backward() and moves both parameters against their gradients. The state carries the loss
+history. When the numbers overflow (a learning rate that is too large) the state says
+"diverged" with a message, and holds no infinite or NaN number for the view to draw.
+What it is not: the view (line_fit.js plots the points, the line and the loss history).
+"""
+import math
+
+from tinygrad import Value
+
+from .display import checked_number, number_text
+
+TITLE = "Fitting a line"
+POINTS = [(0, 1), (1, 3), (2, 5), (3, 7)]
+START = {"w": -1.0, "b": 0.0}
+DEFAULT_LEARNING_RATE = 0.05
+LEARNING_RATE_RANGE = {"min": 0.01, "max": 1, "step": 0.01}
+PLOT_X = [-0.5, 3.5]
+PLOT_Y = [-2, 9]
+MAX_STEPS_PER_CALL = 1000
+
+
+def mean_squared_error(w, b):
+    return sum((w * x + b - y) ** 2 for x, y in POINTS) * (1 / len(POINTS))
+
+
+def descend(w, b, learning_rate):
+    """(w, b) after one gradient-descent step; OverflowError if the numbers leave float range."""
+    weight, bias = Value(w), Value(b)
+    loss = mean_squared_error(weight, bias)
+    loss.backward()
+    new_w, new_b = w - learning_rate * weight.grad, b - learning_rate * bias.grad
+    if not (math.isfinite(new_w) and math.isfinite(new_b)):
+        raise OverflowError("parameters overflowed")
+    return new_w, new_b
+
+
+def loss_at(w, b):
+    """The loss as a float; OverflowError if it is too large to represent."""
+    loss = mean_squared_error(w, b)
+    if not math.isfinite(loss):
+        raise OverflowError("loss overflowed")
+    return loss
+
+
+def view(w, b, learning_rate, history, diverged_at=None):
+    messages = []
+    if diverged_at is not None:
+        messages.append(
+            f"Diverged at step {diverged_at}: the numbers grew past what a float can hold. "
+            "Lower the learning rate and press Reset."
+        )
+    elif len(history) > 1 and history[-1] > history[-2]:
+        messages.append("The loss grew on the last step: this learning rate overshoots the minimum.")
+    return {
+        "w": w,
+        "b": b,
+        "learning_rate": learning_rate,
+        "learning_rate_range": LEARNING_RATE_RANGE,
+        "history": history,
+        "diverged_at": diverged_at,
+        "steps": len(history) - 1,
+        "points": [list(point) for point in POINTS],
+        "plot_x": PLOT_X,
+        "plot_y": PLOT_Y,
+        "line": [[x, w * x + b] for x in PLOT_X],
+        "w_text": number_text(w),
+        "b_text": number_text(b),
+        "loss_text": number_text(history[-1]),
+        "learning_rate_text": number_text(learning_rate),
+        "steps_text": str(len(history) - 1),
+        "history_range": history_range(history),
+        "messages": messages,
+    }
+
+
+def history_range(history):
+    """Powers of ten below and above every positive loss, for a logarithmic axis."""
+    positive = [loss for loss in history if loss > 0] or [1.0]
+    low = math.floor(math.log10(min(positive)))
+    high = math.ceil(math.log10(max(positive)))
+    return [10.0**low, 10.0 ** max(high, low + 1)]
+
+
+def checked_learning_rate(learning_rate):
+    return checked_number("Learning rate", learning_rate, LEARNING_RATE_RANGE["min"], LEARNING_RATE_RANGE["max"])
+
+
+def reset(learning_rate=DEFAULT_LEARNING_RATE):
+    w, b = START["w"], START["b"]
+    return view(w, b, checked_learning_rate(learning_rate), [loss_at(w, b)])
+
+
+def initial():
+    return reset()
+
+
+def set_learning_rate(state, learning_rate):
+    return view(state["w"], state["b"], checked_learning_rate(learning_rate), state["history"], state["diverged_at"])
+
+
+def step(state, count=1):
+    """The state after `count` more steps (stopping at the first overflow)."""
+    if type(count) is not int or not 1 <= count <= MAX_STEPS_PER_CALL:
+        raise ValueError(f"count must be a whole number from 1 to {MAX_STEPS_PER_CALL}, not {count!r}")
+    if state["diverged_at"] is not None:
+        return view(state["w"], state["b"], state["learning_rate"], state["history"], state["diverged_at"])
+    learning_rate = checked_learning_rate(state["learning_rate"])
+    w, b, history = state["w"], state["b"], list(state["history"])
+    for _ in range(count):
+        try:
+            new_w, new_b = descend(w, b, learning_rate)
+            new_loss = loss_at(new_w, new_b)
+        except OverflowError:  # keep the last finite parameters; say which step failed
+            return view(w, b, learning_rate, history, diverged_at=len(history))
+        w, b = new_w, new_b
+        history.append(new_loss)
+    return view(w, b, learning_rate, history)

@@ -1,0 +1,61 @@
+"""Model of the figure "A formula you can evaluate but not picture".
+
+What it is: f(x) = 0.1·x³ − x + 2·tanh(4x − 2), built from engine operations. At one chosen
+point the engine gives f(x) and, through backward(), f'(x), from which the local tangent
+follows. The whole curve (several rises, dips and turning points on −3 ≤ x ≤ 3) is sampled
+only when the reader asks for it.
+What it is not: the view (mystery_curve.js draws the plot and forwards the slider and button).
+"""
+from tinygrad import Value
+
+from .display import checked_number, line_through, number_text, sample_curve
+
+TITLE = "A formula you can evaluate but not picture"
+FORMULA = "f(x) = 0.1·x³ − x + 2·tanh(4x − 2)"
+X_RANGE = {"min": -3, "max": 3, "step": 0.05}
+Y_RANGE = [-2.5, 2.5]
+TANGENT_HALF_WIDTH = 0.6
+START_X = -1
+
+
+def f(x):
+    """The formula on an engine Value (or a number, which becomes one)."""
+    x = Value.wrap(x)
+    return 0.1 * x**3 - x + 2 * (4 * x - 2).tanh()
+
+
+def value_and_slope(x):
+    point = Value(x)
+    result = f(point)
+    result.backward()
+    return result.data, point.grad
+
+
+def view(x, revealed):
+    x = checked_number("Known evaluation point x", x, X_RANGE["min"], X_RANGE["max"])
+    value, slope = value_and_slope(x)
+    return {
+        "formula": FORMULA,
+        "x": x,
+        "x_range": X_RANGE,
+        "y_range": Y_RANGE,
+        "x_text": number_text(x, 3),
+        "value": value,
+        "value_text": number_text(value, 4),
+        "slope_text": number_text(slope, 4),
+        "tangent": line_through(x, value, slope, x - TANGENT_HALF_WIDTH, x + TANGENT_HALF_WIDTH),
+        "revealed": bool(revealed),
+        "curve": sample_curve(lambda t: f(t).data, X_RANGE["min"], X_RANGE["max"]) if revealed else None,
+    }
+
+
+def initial():
+    return view(START_X, revealed=False)
+
+
+def move_point(state, x):
+    return view(x, state["revealed"])
+
+
+def reveal_full_curve(state):
+    return view(state["x"], revealed=True)

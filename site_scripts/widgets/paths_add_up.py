@@ -1,0 +1,28 @@
+"""Model of the figure "Paths add up": q = a·a + a at a = 3, where three edges reach a.
+
+What it is: the same graph replay as backprop_graph (one operation per step), for a
+graph in which one input is used three times. a's gradient collects three
+contributions, 1 through the sum and 3 through each operand of a·a, adding to 7 = 2a + 1.
+What it is not: the view (paths_add_up.js shares the graph drawing with backprop_graph.js).
+"""
+from tinygrad import Value
+
+from .graph_trace import operation_stepping
+
+TITLE = "Paths add up"
+A = 3
+
+
+def build():
+    a = Value(A)
+    square = a * a
+    q = square + a
+    return q, {a: ("a", None), square: ("a·a", "a × a"), q: ("q", "a·a + a")}
+
+
+def sum_of_paths(graph):
+    a = graph["nodes"][0]
+    return f"Three paths reach a: {' + '.join(a['contributions'])} = {a['grad_text']}."
+
+
+initial, seed_gradient, backpropagate_one_operation = operation_stepping(build, closing_sentence=sum_of_paths)

@@ -1,0 +1,218 @@
+// svg.mjs: the drawing helpers shared by every figure: SVG elements, plots with axes and curves,
+// and computation graphs laid out from the engine's edges.
+// What it is: pure rendering of numbers the Python models computed; colours come from CSS
+// classes (widgets.css), so light and dark mode follow Material's palette.
+// What it is not: a source of numbers. Apart from axis tick positions, nothing here computes
+// what a figure shows, and nothing here talks to Python (see figure.mjs).
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const PIXEL_LIMIT = 1e5; // far outside any plot: keeps huge values drawable and clipped
+let nextId = 0; // unique ids for clip paths and arrow heads, however many figures a page holds
+
+/** A new SVG element with attributes; `text` sets its text content. */
+export function svgElement(name, attributes = {}, text = null) {
+  const element = document.createElementNS(SVG_NS, name);
+  for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, value);
+  if (text !== null) element.textContent = text;
+  return element;
+}
+
+/** An empty, responsive <svg> of the given drawing size, described by `label` for screen readers. */
+export function drawing(width, height, label) {
+  return svgElement("svg", { viewBox: `0 0 ${width} ${height}`, width, height, class: "widget__drawing", role: "img", "aria-label": label });
+}
+
+const clamp = (pixel) => Math.max(-PIXEL_LIMIT, Math.min(PIXEL_LIMIT, pixel));
+
+/** Linear scale from [low, high] onto [start, end] pixels. */
+function linear([low, high], [start, end]) {
+  return (value) => clamp(start + ((value - low) / (high - low)) * (end - start));
+}
+
+/** Logarithmic scale (base 10) from [low, high] (both > 0) onto [start, end]. */
+function logarithmic([low, high], [start, end]) {
+  const toLinear = linear([Math.log10(low), Math.log10(high)], [start, end]);
+  return (value) => toLinear(Math.log10(Math.max(value, low)));
+}
+
+/** About `count` round tick values covering [low, high]. */
+function niceTicks([low, high], count = 6) {
+  const rough = (high - low) / count;
+  const power = 10 ** Math.floor(Math.log10(rough));
+  const step = [1, 2, 5, 10].map((factor) => factor * power).find((candidate) => candidate >= rough);
+  const ticks = [];
+  for (let tick = Math.ceil(low / step) * step; tick <= high + step / 1e6; tick += step) {
+    ticks.push(Math.abs(tick) < step / 1e6 ? 0 : Number(tick.toPrecision(12)));
+  }
+  return ticks;
+}
+
+const tickLabel = (tick) => String(tick).replace("-", "\u2212");
+const powerLabel = (exponent) => `1e${exponent}`.replace("-", "\u2212");
+
+/**
+ * A plot area inside `svg`: axes with ticks and labels, and a clip region, for data in
+ * x ∈ xRange, y ∈ yRange (yScale "log" for a logarithmic y axis). Returns helpers that draw
+ * data: curve(points, className), segment([p, q], className), dot([x, y], className).
+ */
+export function plot(svg, { xRange, yRange, box, xLabel, yLabel, yScale = "linear" }) {
+  const [left, top, width, height] = box;
+  const x = linear(xRange, [left, left + width]);
+  const y = (yScale === "log" ? logarithmic : linear)(yRange, [top + height, top]);
+  const clipId = `widget-clip-${nextId++}`;
+  const clip = svgElement("clipPath", { id: clipId });
+  clip.append(svgElement("rect", { x: left, y: top, width, height }));
+  svg.append(clip);
+
+  const axes = svgElement("g", { class: "widget__axes" });
+  axes.append(svgElement("rect", { x: left, y: top, width, height, class: "widget__frame" }));
+  for (const tick of niceTicks(xRange)) {
+    axes.append(svgElement("line", { x1: x(tick), x2: x(tick), y1: top + height, y2: top + height + 4 }));
+    axes.append(svgElement("text", { x: x(tick), y: top + height + 16, "text-anchor": "middle" }, tickLabel(tick)));
+  }
+  const yTicks = yScale === "log" ? powersOfTen(yRange) : niceTicks(yRange, 5);
+  for (const tick of yTicks) {
+    axes.append(svgElement("line", { x1: left - 4, x2: left, y1: y(tick), y2: y(tick) }));
+    const label = yScale === "log" ? powerLabel(Math.round(Math.log10(tick))) : tickLabel(tick);
+    axes.append(svgElement("text", { x: left - 7, y: y(tick) + 4, "text-anchor": "end" }, label));
+  }
+  if (yRange[0] < 0 && yRange[1] > 0 && yScale !== "log") {
+    axes.append(svgElement("line", { x1: left, x2: left + width, y1: y(0), y2: y(0), class: "widget__zero" }));
+  }
+  axes.append(svgElement("text", { x: left + width / 2, y: top + height + 32, "text-anchor": "middle", class: "widget__axis-label" }, xLabel));
+  const labelX = left - 34;
+  axes.append(svgElement("text", { x: labelX, y: top + height / 2, "text-anchor": "middle", class: "widget__axis-label",
+    transform: `rotate(-90 ${labelX} ${top + height / 2})` }, yLabel));
+  svg.append(axes);
+
+  const layer = svgElement("g", { "clip-path": `url(#${clipId})` });
+  svg.append(layer);
+  const add = (element) => { layer.append(element); return element; };
+  return {
+    curve: (points, className) => add(svgElement("path", { d: pathData(points.map(([px, py]) => [x(px), y(py)])), class: className })),
+    segment: ([[x1, y1], [x2, y2]], className) => add(svgElement("line", { x1: x(x1), y1: y(y1), x2: x(x2), y2: y(y2), class: className })),
+    dot: ([px, py], className, radius = 5) => add(svgElement("circle", { cx: x(px), cy: y(py), r: radius, class: className })),
+  };
+}
+
+/** Powers of ten from low to high (at most about eight of them, evenly thinned). */
+function powersOfTen([low, high]) {
+  const first = Math.round(Math.log10(low));
+  const last = Math.round(Math.log10(high));
+  const stride = Math.max(1, Math.ceil((last - first) / 8));
+  const ticks = [];
+  for (let exponent = first; exponent <= last; exponent += stride) ticks.push(10 ** exponent);
+  return ticks;
+}
+
+function pathData(pixels) {
+  return pixels.map(([px, py], index) => `${index ? "L" : "M"}${px.toFixed(1)},${py.toFixed(1)}`).join("");
+}
+
+// ---- Computation graphs ------------------------------------------------------------------
+
+const BOX = { width: 128, height: 66, columnGap: 80, rowGap: 46, margin: 16 };
+
+/**
+ * Column and row of every node of `graph` ({nodes, edges} from graph_trace.py). A computed value
+ * sits one column right of its furthest parent; an input sits just left of its first use. Each
+ * value's first operand shares its row; further operands go to the next free row below.
+ */
+export function layoutGraph(graph) {
+  const parents = new Map(graph.nodes.map((node) => [node.id, []]));
+  const children = new Map(graph.nodes.map((node) => [node.id, []]));
+  for (const edge of graph.edges) {
+    parents.get(edge.child).push(edge.parent);
+    children.get(edge.parent).push(edge.child);
+  }
+  const column = new Map();
+  for (const node of graph.nodes) { // ids follow creation order: parents come first
+    const from = parents.get(node.id);
+    column.set(node.id, from.length ? 1 + Math.max(...from.map((id) => column.get(id))) : 0);
+  }
+  for (const node of graph.nodes) {
+    const uses = children.get(node.id);
+    if (!parents.get(node.id).length && uses.length) column.set(node.id, Math.min(...uses.map((id) => column.get(id))) - 1);
+  }
+  const row = new Map();
+  const taken = new Set();
+  const place = (id, wanted) => {
+    let candidate = wanted;
+    while (taken.has(`${column.get(id)},${candidate}`)) candidate += 1;
+    taken.add(`${column.get(id)},${candidate}`);
+    row.set(id, candidate);
+  };
+  const newestFirst = [...graph.nodes].sort((a, b) => b.id - a.id);
+  for (const node of newestFirst) {
+    if (!row.has(node.id)) place(node.id, 0);
+    parents.get(node.id).forEach((parent, index) => {
+      if (!row.has(parent)) place(parent, row.get(node.id) + (index === 0 ? 0 : 1));
+    });
+  }
+  return { column, row, columns: Math.max(...column.values()) + 1, rows: Math.max(...row.values()) + 1 };
+}
+
+/** An <svg> showing `graph`: one box per value (data and gradient), one arrow per engine edge. */
+export function graphDrawing(graph, label) {
+  const { column, row, columns, rows } = layoutGraph(graph);
+  const width = 2 * BOX.margin + columns * BOX.width + (columns - 1) * BOX.columnGap;
+  const height = 2 * BOX.margin + rows * BOX.height + (rows - 1) * BOX.rowGap + 24;
+  const svg = drawing(width, height, label);
+  const corner = (id) => [BOX.margin + column.get(id) * (BOX.width + BOX.columnGap),
+    BOX.margin + 12 + row.get(id) * (BOX.height + BOX.rowGap)];
+  const arrowId = `widget-arrow-${nextId++}`;
+  svg.append(arrowHead(arrowId));
+
+  const parallel = new Map(); // "parent-child" -> how many edges join that pair
+  for (const edge of graph.edges) parallel.set(`${edge.parent}-${edge.child}`, (parallel.get(`${edge.parent}-${edge.child}`) ?? 0) + 1);
+  const seen = new Map();
+  for (const edge of graph.edges) {
+    const pair = `${edge.parent}-${edge.child}`;
+    const index = seen.get(pair) ?? 0;
+    seen.set(pair, index + 1);
+    svg.append(edgeDrawing(edge, corner(edge.parent), corner(edge.child), index - (parallel.get(pair) - 1) / 2, arrowId));
+  }
+  for (const node of graph.nodes) svg.append(nodeDrawing(node, corner(node.id)));
+  return svg;
+}
+
+function arrowHead(id) {
+  const defs = svgElement("defs");
+  const marker = svgElement("marker", { id, viewBox: "0 0 10 10", refX: 9, refY: 5,
+    markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" });
+  marker.append(svgElement("path", { d: "M0,0L10,5L0,10z", class: "widget__arrow-head" }));
+  defs.append(marker);
+  return defs;
+}
+
+/** One edge from a parent's box to its child's box; `bend` separates edges joining the same pair. */
+function edgeDrawing(edge, [parentX, parentY], [childX, childY], bend, arrowId) {
+  const start = [parentX + BOX.width, parentY + BOX.height / 2];
+  const end = [childX, childY + BOX.height / 2];
+  const skipsColumns = childX - parentX > BOX.width + BOX.columnGap;
+  const offset = bend * 130 + (skipsColumns && bend === 0 ? BOX.height * 1.6 : 0);
+  const control = [(start[0] + end[0]) / 2, (start[1] + end[1]) / 2 + offset];
+  const middle = [(start[0] + 2 * control[0] + end[0]) / 4, (start[1] + 2 * control[1] + end[1]) / 4];
+  const labelY = offset > 0 ? middle[1] + 14 : middle[1] - 22; // labels sit on the outer side of a bent edge
+  const group = svgElement("g", { class: `widget__edge widget__edge--${edge.state}`, "data-edge": `${edge.parent}-${edge.child}` });
+  group.append(svgElement("path", { d: `M${start}Q${control} ${end}`, "marker-end": `url(#${arrowId})` }));
+  group.append(svgElement("text", { x: middle[0], y: labelY, "text-anchor": "middle", class: "widget__edge-local" },
+    `× ${edge.local_text}`));
+  if (edge.contribution_text !== null) {
+    group.append(svgElement("text", { x: middle[0], y: labelY + 15, "text-anchor": "middle", class: "widget__edge-contribution" },
+      `adds ${edge.contribution_text}`));
+  }
+  return group;
+}
+
+function nodeDrawing(node, [x, y]) {
+  const reached = node.grad_text !== null;
+  const group = svgElement("g", { class: `widget__node${reached ? " widget__node--reached" : ""}`, "data-node": node.symbol });
+  group.append(svgElement("rect", { x, y, width: BOX.width, height: BOX.height, rx: 6 }));
+  const heading = node.formula ? `${node.symbol} = ${node.formula}` : node.symbol;
+  group.append(svgElement("text", { x: x + BOX.width / 2, y: y + 18, "text-anchor": "middle", class: "widget__node-name" }, heading));
+  group.append(svgElement("text", { x: x + BOX.width / 2, y: y + 38, "text-anchor": "middle", "data-field": "data" }, `value ${node.data_text}`));
+  group.append(svgElement("text", { x: x + BOX.width / 2, y: y + 57, "text-anchor": "middle", "data-field": "grad", class: "widget__node-grad" },
+    `grad ${reached ? node.grad_text : "–"}`));
+  return group;
+}

@@ -1,0 +1,73 @@
+"""Model of the figure "x × x, traced": q = x · x at x = 5, then its backward pass one operand at a time.
+
+What it is: pure functions from a small JSON state ({"evaluated", "seeded", "edges_done"})
+to the next one, each returning everything the view draws. The multiplication is the
+engine's: q's two edges both point at x, each with local derivative 5, and following them
+adds 5 twice to x's gradient (10 = 2x).
+What it is not: the view (x_times_x.js draws the boxes and forwards the buttons).
+"""
+from tinygrad import Value
+
+from .graph_trace import edge_count, trace
+
+TITLE = "x × x, traced"
+X = 5
+
+
+def build(evaluated):
+    """The engine values of the figure: x alone, or x and q = x · x."""
+    x = Value(X)
+    names = {x: ("x", None)}
+    if not evaluated:
+        return x, names
+    q = x * x
+    names[q] = ("q", "x × x")
+    return q, names
+
+
+def view(evaluated, seeded, edges_done):
+    root, names = build(evaluated)
+    graph = trace(root, names, seeded, edges_done)
+    if not evaluated:
+        messages = [f"x holds {X}. Evaluate x × x to run the forward pass."]
+    elif not seeded:
+        messages = [
+            f"Forward pass: q = x × x = {graph['nodes'][-1]['data_text']}. The multiplication saved both "
+            "operands, so each operand's local derivative is the other operand."
+        ]
+    else:
+        messages = graph["messages"]
+    if graph["finished"]:
+        messages = messages + [f"Both operand paths together: dq/dx = {graph['nodes'][0]['grad_text']}."]
+    return {
+        "evaluated": evaluated,
+        "seeded": seeded,
+        "edges_done": edges_done,
+        "graph": graph,
+        "messages": messages,
+        "can_seed": evaluated,
+        "can_follow": seeded and not graph["finished"],
+    }
+
+
+def initial():
+    return view(evaluated=False, seeded=False, edges_done=0)
+
+
+def evaluate(state):
+    return view(evaluated=True, seeded=False, edges_done=0)
+
+
+def seed_output_gradient(state):
+    if not state["evaluated"]:
+        raise ValueError("Evaluate x × x first: there is no output to seed yet.")
+    return view(evaluated=True, seeded=True, edges_done=0)
+
+
+def follow_next_operand(state):
+    if not state["seeded"]:
+        raise ValueError("Seed the output gradient first: the backward pass starts from dq/dq = 1.")
+    root, _ = build(evaluated=True)
+    if state["edges_done"] >= edge_count(root):
+        raise ValueError("Both operands have been followed already.")
+    return view(evaluated=True, seeded=True, edges_done=state["edges_done"] + 1)
