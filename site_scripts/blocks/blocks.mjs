@@ -96,6 +96,7 @@ class PageBlocks {
 /** One runnable block: its controls, editor, status line and output. */
 class Block {
   editor = null;
+  editorOpening = null; // the promise of the editor being mounted, once asked for
   state = "idle";
   outputLength = 0;
   pendingOutput = [];

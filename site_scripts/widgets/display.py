@@ -44,3 +44,10 @@ def sample_curve(function, low, high, count=161):
 def line_through(x, y, slope, low, high):
     """The two end points, at x = low and x = high, of the line through (x, y) with `slope`."""
     return [[low, y + slope * (low - x)], [high, y + slope * (high - x)]]
+
+
+def state_field(state, name):
+    """state[name], or a clear error when `state` is not a state this figure returned."""
+    if not isinstance(state, dict) or name not in state:
+        raise ValueError(f"state must be the dictionary this figure returned last, with a {name!r} entry")
+    return state[name]

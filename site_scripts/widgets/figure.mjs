@@ -26,23 +26,23 @@ export class Figure {
   #draining = false;
   #controls = [];
   #interactive = false;
-  #render = () => {};
+  #render; // the view's render(state)
 
   /** Build the figure inside `element`; `mountView(figure)` adds its controls and returns render(state). */
   constructor(element, mountView) {
+    if (!element.dataset.initial) {
+      throw new Error("its starting state is missing from the page (the build's widgets.py hook fills it in)");
+    }
     this.element = element;
     this.name = element.dataset.widget;
-    this.status = element.querySelector(".widget__status") ?? element.appendChild(Object.assign(document.createElement("p"), { className: "widget__status" }));
+    this.state = JSON.parse(element.dataset.initial);
+    this.status = element.querySelector(".widget__status");
     this.picture = this.#part("div", "widget__picture");
     this.readoutList = this.#part("dl", "widget__readouts");
     this.messageList = this.#part("div", "widget__messages");
     this.messageList.setAttribute("aria-live", "polite");
     this.controls = this.#part("div", "widget__controls");
     element.setAttribute("aria-busy", "false");
-    if (!element.dataset.initial) {
-      throw new Error("its starting state is missing from the page (the build's widgets.py hook fills it in)");
-    }
-    this.state = JSON.parse(element.dataset.initial);
     this.#render = mountView(this);
     this.#render(this.state);
     const unsubscribe = runtime.onStatus((status) => {
@@ -61,7 +61,7 @@ export class Figure {
 
   #statusChanged({ state, message }) {
     if (state === "error") {
-      this.status.textContent = `${message}. This figure shows its starting state only.`;
+      this.status.textContent = `${message.replace(/\.$/, "")}. This figure shows its starting state only.`;
       this.element.dataset.python = "error";
       return;
     }

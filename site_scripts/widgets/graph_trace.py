@@ -10,7 +10,7 @@ What it is not: a second autodiff engine. The gradients it ends with are the one
 """
 from operator import attrgetter
 
-from .display import number_text
+from .display import number_text, state_field
 
 OPERAND_NAMES = {1: ("operand",), 2: ("left operand", "right operand")}
 
@@ -135,11 +135,11 @@ def operation_stepping(build, closing_sentence):
 
     def backpropagate_one_operation(state):
         root, names = build()
-        if not state["seeded"]:
+        if not state_field(state, "seeded"):
             symbol = names[root][0]
             raise ValueError(f"Seed the gradient first: backpropagation starts from d{symbol}/d{symbol} = 1.")
-        if state["edges_done"] >= edge_count(root):
+        if state_field(state, "edges_done") >= edge_count(root):
             raise ValueError("The backward pass is complete: seed the gradient again to replay it.")
-        return view(seeded=True, edges_done=next_operation_end(root, state["edges_done"]))
+        return view(seeded=True, edges_done=next_operation_end(root, state_field(state, "edges_done")))
 
     return initial, seed_gradient, backpropagate_one_operation

@@ -11,7 +11,7 @@ import math
 
 from tinygrad import Value
 
-from .display import checked_number, number_text
+from .display import checked_number, number_text, state_field
 
 TITLE = "Fitting a line"
 POINTS = [(0, 1), (1, 3), (2, 5), (3, 7)]
@@ -98,18 +98,28 @@ def initial():
     return reset()
 
 
+def unpacked(state):
+    """(w, b, learning_rate, history, diverged_at) of a state this figure returned, checked."""
+    history = state_field(state, "history")
+    if not isinstance(history, list) or not history:
+        raise ValueError("state['history'] must be the non-empty list of losses this figure returned")
+    return (checked_number("w", state_field(state, "w")), checked_number("b", state_field(state, "b")),
+            state_field(state, "learning_rate"), list(history), state_field(state, "diverged_at"))
+
+
 def set_learning_rate(state, learning_rate):
-    return view(state["w"], state["b"], checked_learning_rate(learning_rate), state["history"], state["diverged_at"])
+    w, b, _, history, diverged_at = unpacked(state)
+    return view(w, b, checked_learning_rate(learning_rate), history, diverged_at)
 
 
 def step(state, count=1):
     """The state after `count` more steps (stopping at the first overflow)."""
     if type(count) is not int or not 1 <= count <= MAX_STEPS_PER_CALL:
         raise ValueError(f"count must be a whole number from 1 to {MAX_STEPS_PER_CALL}, not {count!r}")
-    if state["diverged_at"] is not None:
-        return view(state["w"], state["b"], state["learning_rate"], state["history"], state["diverged_at"])
-    learning_rate = checked_learning_rate(state["learning_rate"])
-    w, b, history = state["w"], state["b"], list(state["history"])
+    w, b, learning_rate, history, diverged_at = unpacked(state)
+    if diverged_at is not None:
+        return view(w, b, learning_rate, history, diverged_at)
+    learning_rate = checked_learning_rate(learning_rate)
     for _ in range(count):
         try:
             new_w, new_b = descend(w, b, learning_rate)

@@ -11,7 +11,7 @@ import math
 
 from tinygrad import Value
 
-from .display import checked_number, line_through, number_text, sample_curve
+from .display import checked_number, line_through, number_text, sample_curve, state_field
 
 TITLE = "The loss experiment"
 X, Y, B = 2, 5, 0
@@ -80,19 +80,20 @@ def initial():
 
 
 def choose_loss(state, loss_kind):
-    return view(loss_kind, state["w"])
+    return view(loss_kind, state_field(state, "w"))
 
 
 def move_weight(state, w):
-    return view(state["loss_kind"], w)
+    return view(state_field(state, "loss_kind"), w)
 
 
 def reset(state):
-    return view(state["loss_kind"], START_W)
+    return view(state_field(state, "loss_kind"), START_W)
 
 
 def take_one_step(state):
-    loss_kind, w = state["loss_kind"], checked(state["loss_kind"], state["w"])
+    loss_kind = state_field(state, "loss_kind")
+    w = checked(loss_kind, state_field(state, "w"))
     weight, _, _ = forward_backward(loss_kind, w)
     new_w = w - LEARNING_RATE * weight.grad
     if not (math.isfinite(new_w) and W_RANGE["min"] <= new_w <= W_RANGE["max"]):

@@ -8,7 +8,7 @@ What it is not: the view (mystery_curve.js draws the plot and forwards the slide
 """
 from tinygrad import Value
 
-from .display import checked_number, line_through, number_text, sample_curve
+from .display import checked_number, line_through, number_text, sample_curve, state_field
 
 TITLE = "A formula you can evaluate but not picture"
 FORMULA = "f(x) = 0.1·x³ − x + 2·tanh(4x − 2)"
@@ -54,8 +54,8 @@ def initial():
 
 
 def move_point(state, x):
-    return view(x, state["revealed"])
+    return view(x, state_field(state, "revealed"))
 
 
 def reveal_full_curve(state):
-    return view(state["x"], revealed=True)
+    return view(state_field(state, "x"), revealed=True)

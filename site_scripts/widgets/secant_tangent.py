@@ -7,7 +7,7 @@ What it is not: the view (secant_tangent.js draws the parabola and both lines).
 """
 from tinygrad import Value
 
-from .display import checked_number, line_through, number_text, sample_curve
+from .display import checked_number, line_through, number_text, sample_curve, state_field
 
 TITLE = "Secant and tangent"
 H_CHOICES = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 1.5, 2]
@@ -59,4 +59,4 @@ def initial():
 
 def change(state, x=None, h_index=None):
     """The figure after a slider moved; the other setting is kept from `state`."""
-    return view(state["x"] if x is None else x, state["h_index"] if h_index is None else h_index)
+    return view(state_field(state, "x") if x is None else x, state_field(state, "h_index") if h_index is None else h_index)

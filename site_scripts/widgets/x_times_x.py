@@ -8,6 +8,7 @@ What it is not: the view (x_times_x.js draws the boxes and forwards the buttons)
 """
 from tinygrad import Value
 
+from .display import state_field
 from .graph_trace import edge_count, trace
 
 TITLE = "x × x, traced"
@@ -59,15 +60,15 @@ def evaluate(state):
 
 
 def seed_output_gradient(state):
-    if not state["evaluated"]:
+    if not state_field(state, "evaluated"):
         raise ValueError("Evaluate x × x first: there is no output to seed yet.")
     return view(evaluated=True, seeded=True, edges_done=0)
 
 
 def follow_next_operand(state):
-    if not state["seeded"]:
+    if not state_field(state, "seeded"):
         raise ValueError("Seed the output gradient first: the backward pass starts from dq/dq = 1.")
     root, _ = build(evaluated=True)
-    if state["edges_done"] >= edge_count(root):
+    if state_field(state, "edges_done") >= edge_count(root):
         raise ValueError("Both operands have been followed already.")
-    return view(evaluated=True, seeded=True, edges_done=state["edges_done"] + 1)
+    return view(evaluated=True, seeded=True, edges_done=state_field(state, "edges_done") + 1)

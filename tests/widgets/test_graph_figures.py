@@ -10,6 +10,7 @@ import pytest
 from tinygrad import Value
 
 from site_scripts.widgets import backprop_graph, graph_trace, paths_add_up, x_times_x
+from site_scripts.widgets.display import number_text
 
 
 def node(state, symbol):
@@ -48,6 +49,8 @@ def test_x_times_x_refuses_steps_out_of_order():
         x_times_x.seed_output_gradient(x_times_x.initial())
     with pytest.raises(ValueError, match="Seed the output gradient first"):
         x_times_x.follow_next_operand(x_times_x.evaluate(x_times_x.initial()))
+    with pytest.raises(ValueError, match="state must be the dictionary this figure returned last"):
+        backprop_graph.backpropagate_one_operation({"graph": None})
 
 
 def test_backprop_graph_has_one_box_per_engine_value_and_its_real_edges():
@@ -77,7 +80,7 @@ def test_backprop_graph_ends_with_the_gradients_of_the_engines_backward():
     expected = {names[value][0]: value.grad for value in loss.ancestors()}
     final = run_to_the_end(backprop_graph)[-1]
     for item in final["graph"]["nodes"]:
-        assert item["grad_text"] == graph_trace.number_text(expected[item["symbol"]])
+        assert item["grad_text"] == number_text(expected[item["symbol"]])
 
 
 def test_paths_add_up_shows_three_contributions_adding_to_seven():
@@ -88,7 +91,7 @@ def test_paths_add_up_shows_three_contributions_adding_to_seven():
     value = Value(3)
     q = value * value + value
     q.backward()
-    assert graph_trace.number_text(value.grad) == a["grad_text"]
+    assert number_text(value.grad) == a["grad_text"]
 
 
 @pytest.mark.parametrize("model", [x_times_x, backprop_graph, paths_add_up])

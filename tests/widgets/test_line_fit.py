@@ -63,3 +63,5 @@ def test_bad_learning_rates_and_counts_get_clear_messages():
         line_fit.set_learning_rate(line_fit.initial(), 5)
     with pytest.raises(ValueError, match="count must be a whole number"):
         line_fit.step(line_fit.initial(), count=0)
+    with pytest.raises(ValueError, match="state must be the dictionary this figure returned last"):
+        line_fit.step({"w": 1.0})
