@@ -31,7 +31,6 @@ def load_module(name, path):
     return module
 
 
-site_helpers = load_module("site_helpers", REPO / "tests" / "site" / "helpers.py")
 lesson_numbers = load_module("lesson_numbers", REPO / "site_scripts" / "hooks" / "lesson_numbers.py")
 
 
@@ -46,11 +45,6 @@ def nav_pages():
 def html_path(site, markdown_name):
     stem = markdown_name.removesuffix(".md")
     return site / ("index.html" if stem == "index" else f"{stem}/index.html")
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    return site_helpers.build_site(tmp_path_factory.mktemp("article-site"), "http://127.0.0.1:8000/")
 
 
 def test_every_docs_page_is_in_the_nav():
