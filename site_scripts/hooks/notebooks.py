@@ -52,7 +52,8 @@ def on_config(config):
             extensions=["pymdownx.snippets"],
             extension_configs={"pymdownx.snippets": config["mdx_configs"].get("pymdownx.snippets", {})})
     if not config["site_url"]:
-        raise PluginError("notebooks.py: mkdocs.yml needs a site_url; the notebooks link to the site's figures")
+        raise PluginError("notebooks.py: mkdocs.yml needs a site_url; the notebooks link to the site's "
+                          "figures")
 
 
 @event_priority(-50)  # after the hooks that rewrite the Markdown (lesson_numbers fills the numbers)
@@ -72,7 +73,7 @@ def on_post_build(config, **kwargs):
     folder = Path(config["site_dir"]) / NOTEBOOK_FOLDER
     folder.mkdir(parents=True, exist_ok=True)
     for chapter, notebook in notebooks.items():
-        with zipfile.ZipFile(folder / f"{chapter}.zip", "w", compression=zipfile.ZIP_DEFLATED) as bundle:
+        with zipfile.ZipFile(folder / f"{chapter}.zip", "w") as bundle:
             for name, content in ((f"{chapter}.ipynb", notebook.encode("utf-8")),
                                   ("tinygrad.py", ENGINE.read_bytes())):
                 entry = zipfile.ZipInfo(name, date_time=FIXED_ZIP_TIME)
@@ -111,7 +112,8 @@ def notebook_cells(text, page, config, files):
         elif kind == "fence":
             prose.extend(lines)
         else:
-            prose.extend(prose_for_notebook(line, page, config["site_url"], files, figures_seen) for line in lines)
+            prose.extend(prose_for_notebook(line, page, config["site_url"], files, figures_seen)
+                         for line in lines)
     end_prose()
     return cells
 
@@ -190,16 +192,18 @@ def figure_title(name):
     except OSError:
         raise PluginError(f"notebooks.py: no figure model {model} for data-widget=\"{name}\"") from None
     for statement in tree.body:
-        if isinstance(statement, ast.Assign) and any(getattr(t, "id", None) == "TITLE" for t in statement.targets):
+        names = [getattr(target, "id", None) for target in getattr(statement, "targets", ())]
+        if isinstance(statement, ast.Assign) and "TITLE" in names:
             return ast.literal_eval(statement.value)
     raise PluginError(f"notebooks.py: {model} defines no TITLE")
 
 
 def with_line_after_title(text, line):
-    """`text` with an HTML `line` as its own block right after the first `# ` heading (or first)."""
+    """`text` with an HTML `line` as its own block after the page's `# ` title, or first if it has none."""
     lines = text.split("\n")
-    heading = next((n for n, current in enumerate(lines) if HEADING.match(current)), -1)
-    return "\n".join(lines[:heading + 1] + ["", line, ""] + lines[heading + 1:])
+    first = next((n for n, current in enumerate(lines) if current.strip()), 0)
+    after = first + 1 if HEADING.match(lines[first]) else 0
+    return "\n".join(lines[:after] + ["", line, ""] + lines[after:])
 
 
 # ---- Notebook JSON -------------------------------------------------------------------------------

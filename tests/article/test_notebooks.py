@@ -37,7 +37,8 @@ FIGURE = re.compile(r'data-widget="(?P<name>\w+)"')
 
 def load_lesson_numbers():
     """The numbers hook itself, which reads docs/numbers.yml for the site."""
-    spec = importlib.util.spec_from_file_location("lesson_numbers", REPO / "site_scripts" / "hooks" / "lesson_numbers.py")
+    spec = importlib.util.spec_from_file_location(
+        "lesson_numbers", REPO / "site_scripts" / "hooks" / "lesson_numbers.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -111,8 +112,9 @@ def run_notebook(site, chapter, folder):
     with zipfile.ZipFile(notebook_zip(site, chapter)) as bundle:
         bundle.extractall(folder)
     report = folder / "report.json"
-    result = subprocess.run([sys.executable, "-E", "-B", "-c", NOTEBOOK_RUNNER, f"{chapter}.ipynb", str(report)],
-                            cwd=folder, capture_output=True, text=True)  # -E: PYTHONPATH cannot reach engine/
+    # -E: no PYTHONPATH can lead to engine/; the notebook's folder is importable, as in Jupyter.
+    command = [sys.executable, "-E", "-B", "-c", NOTEBOOK_RUNNER, f"{chapter}.ipynb", str(report)]
+    result = subprocess.run(command, cwd=folder, capture_output=True, text=True)
     assert result.returncode == 0, f"{chapter}.ipynb failed when run top to bottom:\n{result.stderr}"
     return json.loads(report.read_text(encoding="utf-8"))
 
@@ -177,7 +179,7 @@ def test_notebook_runs_with_its_engine_and_prints_what_the_page_prints(site, cha
 
 
 def test_checking_notebook_prints_the_hand_computed_numbers(site, tmp_path):
-    """The loss and both gradients the lesson works out by hand (9.0, -12.0, -6.0), as numbers.yml states them."""
+    """The loss and both gradients the lesson works out by hand (9.0, -12.0, -6.0), from numbers.yml."""
     numbers = lesson_numbers.read_numbers_file(DOCS)["numbers"]
     expected = {str(float(numbers[name]["text"])) for name in ("start_loss", "w_grad", "b_grad")}
     printed = run_notebook(site, "checking", tmp_path)["outputs"][0].split()
