@@ -10,7 +10,6 @@ What it is not: a browser test (tests/site/test_article_blocks.py runs the block
 numbers' values (test_numbers.py).
 """
 import html
-import importlib.util
 import re
 from pathlib import Path
 from types import SimpleNamespace
@@ -20,18 +19,12 @@ import pytest
 import yaml
 from mkdocs.exceptions import PluginError
 
+from site_scripts.hooks import lesson_numbers
+
 REPO = Path(__file__).resolve().parents[2]
 ENGINE = REPO / "engine" / "tinygrad.py"
 
 
-def load_module(name, path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-lesson_numbers = load_module("lesson_numbers", REPO / "site_scripts" / "hooks" / "lesson_numbers.py")
 
 
 def nav_pages():

@@ -10,7 +10,6 @@ namespace, in a separate Python whose only engine is the zip's tinygrad.py, and 
 print what the page's block prints when CPython runs the page (tests/site/helpers.py).
 What it is not: a browser test, and not a test of the blocks' output itself (test_article_blocks.py).
 """
-import importlib.util
 import json
 import re
 import subprocess
@@ -23,6 +22,7 @@ import nbformat
 import pytest
 
 from helpers import cpython_outputs, runnable_sources
+from site_scripts.hooks import lesson_numbers
 
 REPO = Path(__file__).resolve().parents[2]
 DOCS = REPO / "docs"
@@ -35,16 +35,6 @@ SECTION_MARKER = re.compile(r"#\s*--8<-- \[(start|end):\w+\]")
 FIGURE = re.compile(r'data-widget="(?P<name>\w+)"')
 
 
-def load_lesson_numbers():
-    """The numbers hook itself, which reads docs/numbers.yml for the site."""
-    spec = importlib.util.spec_from_file_location(
-        "lesson_numbers", REPO / "site_scripts" / "hooks" / "lesson_numbers.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-lesson_numbers = load_lesson_numbers()
 
 # Runs a notebook the way a Jupyter kernel does, with plain CPython: the code cells in order in one
 # namespace, the folder of the notebook importable, a cell's final expression shown by its repr.

@@ -7,7 +7,6 @@ Also: every entry is used by some page, so no stale number lingers.
 What it is not: a test of the build (test_build.py) or of the pages in a browser (tests/site).
 """
 import ast
-import importlib.util
 import math
 import sys
 from pathlib import Path
@@ -17,20 +16,12 @@ from sympy import lambdify
 from sympy.parsing.sympy_parser import (convert_xor, function_exponentiation, implicit_multiplication,
                                         parse_expr, standard_transformations)
 
+from site_scripts.hooks import lesson_numbers as hook
+
 REPO = Path(__file__).resolve().parents[2]
 DOCS = REPO / "docs"
 
 
-def load_hook():
-    """The build hook itself, so the test reads numbers.yml exactly as the build does."""
-    spec = importlib.util.spec_from_file_location(
-        "lesson_numbers", REPO / "site_scripts" / "hooks" / "lesson_numbers.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-hook = load_hook()
 DOCUMENT = hook.read_numbers_file(DOCS)
 NUMBERS = DOCUMENT["numbers"]
 FORMULAS = DOCUMENT["formulas"]
