@@ -1,22 +1,27 @@
 // blocks.mjs: turns the static runnable blocks of a page into editable, runnable ones.
 // What it is: mountBlocks(root) finds <div class="runnable"> (written by the runnable_fence hook)
 // and gives each one a group role named "Python: <title>" (or "Python block N"), the buttons Run,
-// Reset and Stop, a status line and an output log. The CodeMirror editor is imported only when
-// the reader clicks or focuses the code, or runs it. All blocks of a page share one Python
-// namespace in page order: running a block first runs, once, the earlier blocks not yet run.
-// Mounting is idempotent, so Material's document$ (first load and every instant navigation) can
-// call it freely; each visit of a page starts that page's namespace afresh.
-// What it is not: Python (runtime.mjs and tutor/session.py run the code); it only renders.
+// Reset, Stop and Restart Python, a status line and an output log; after the page's content it
+// adds a "Clear my saved edits" button. The CodeMirror editor is imported only when the reader
+// clicks or focuses the code, runs it, or comes back to a block they edited before.
+// All blocks of a page share one Python namespace in page order: running a block first runs, once,
+// the earlier blocks not yet run. When Python is restarted (Stop on a page that cannot interrupt,
+// a crash, Restart Python), the blocks whose last run succeeded are re-run quietly, in page order,
+// to restore the reader's definitions, and the block concerned says so.
+// Edits are saved in the browser (saved-edits.mjs) and restored on the next visit, with a notice
+// when the lesson's own code changed since. Mounting is idempotent, so Material's document$ (first
+// load and every instant navigation) can call it freely; each visit of a page starts that page's
+// namespace afresh.
+// What it is not: Python (runtime.mjs and tutor/session.py run the code, and cap its output).
 import { runtime } from "../runtime/runtime.mjs";
+import { fingerprint, forgetAllEdits, forgetEdit, saveEdit, savedEdit } from "./saved-edits.mjs";
 
 const EDITOR_URL = new URL("../../vendor/codemirror/editor.js", import.meta.url);
-const OUTPUT_LIMIT = 100_000; // characters of output kept per run; the rest is dropped with a note
-const IDLE_START_TIMEOUT_MS = 2000;
 
 let editorBundle = null;
 const loadEditor = () => (editorBundle ??= import(EDITOR_URL.href));
 
-/** Mount every not-yet-mounted runnable block under `root`, then start Python when the page is idle. */
+/** Mount every not-yet-mounted runnable block under `root`; Python starts when one nears the view. */
 export function mountBlocks(root) {
   const elements = [...root.querySelectorAll("div.runnable")];
   if (!elements.some((element) => !element.runnableBlock)) return;
@@ -26,33 +31,36 @@ export function mountBlocks(root) {
     element.runnableBlock ??= new Block(element, index + 1, page);
   });
   page.blocks = elements.map((element) => element.runnableBlock);
-  startPythonWhenIdle();
-}
-
-function startPythonWhenIdle() {
-  const startSoon = () => {
-    if (window.requestIdleCallback) requestIdleCallback(() => runtime.start(), { timeout: IDLE_START_TIMEOUT_MS });
-    else setTimeout(() => runtime.start(), 0);
-  };
-  if (document.readyState === "complete") startSoon();
-  else window.addEventListener("load", startSoon, { once: true });
+  page.mountEditsPanel(elements.at(-1));
+  for (const element of elements) runtime.startWhenNear(element);
 }
 
 /** The blocks of one page visit, the ones that have run, and the queue of runs. */
 class PageBlocks {
   blocks = [];
-  ran = new Set();
+  ran = new Set(); // blocks that ran in the current interpreter (they are not run again as predecessors)
+  succeeded = new Map(); // block -> the code of its last run, when that run succeeded (replayed after a restart)
   session = null; // runtime.session the ran blocks belong to
   queue = Promise.resolve();
   stops = 0; // Stop presses so far: a queued request made before a Stop does not run
+  running = null; // the block Python is running now
+  lastRun = null; // the block that ran last: it reports restarts that no block caused
+  restartRequestedBy = null;
+  replaying = false;
+  editsStatus = null;
+  storageFailureShown = false;
 
   constructor(key) {
     this.key = key;
+    const unsubscribe = runtime.onRestart((restart) => {
+      if (this.blocks[0]?.element.isConnected) this.restartHappened(restart);
+      else unsubscribe(); // a page left through instant navigation
+    });
   }
 
   /** Run `target` after any earlier blocks that have not run in the current interpreter. */
   request(target) {
-    if (target.busy) return;
+    if (target.state === "queued" || target.state === "running") return;
     target.setState("queued");
     const stopsSoFar = this.stops;
     this.queue = this.queue.then(() => this.runUpTo(target, stopsSoFar)).catch((error) => {
@@ -63,6 +71,11 @@ class PageBlocks {
   stop() {
     this.stops += 1;
     runtime.stop();
+  }
+
+  restartPython(block) {
+    this.restartRequestedBy = block;
+    runtime.restart();
   }
 
   async runUpTo(target, stopsSoFar) {
@@ -80,17 +93,118 @@ class PageBlocks {
         block.finish({ ok: false, stopped: true, error: "Not run: Stop was pressed." });
         continue;
       }
-      const result = await block.execute(this.key, fresh);
+      const code = block.code();
+      this.running = block;
+      const result = await block.execute(this.key, code, fresh);
+      this.running = null;
+      this.lastRun = block;
       fresh = false;
-      if (runtime.session !== this.session) {
-        interrupted = true; // Python was restarted under us: what ran is gone
-        this.ran.clear();
-      } else {
-        this.ran.add(block);
-      }
+      if (result.ok) this.succeeded.set(block, code);
+      else this.succeeded.delete(block);
+      if (runtime.session !== this.session) interrupted = true; // restarted under us: restore() follows
+      else this.ran.add(block);
       if (result.stopped) interrupted = true;
     }
   }
+
+  /** Python was replaced by a fresh interpreter: queue the restoring of this page's definitions. */
+  restartHappened(restart) {
+    const reporter = (restart.reason === "requested" && this.restartRequestedBy) || this.running || this.lastRun;
+    this.restartRequestedBy = null;
+    const context = {
+      reporter,
+      reporterWasRunning: reporter !== null && reporter === this.running, // its run's result told it why
+      ranBefore: new Set([...this.ran, ...(this.running ? [this.running] : [])]),
+      cutReplay: this.replaying,
+    };
+    this.queue = this.queue.then(() => this.restore(restart, context));
+  }
+
+  /** Re-run, quietly and in page order, the blocks whose last run succeeded; tell `reporter` how it went.
+   *  Blocks that ran before the restart count as run again (as an interrupt would have left them), except
+   *  those whose re-run failed or did not happen: they run again before the next block the reader runs. */
+  async restore(restart, { reporter, reporterWasRunning, ranBefore, cutReplay }) {
+    this.session = runtime.session;
+    this.ran.clear();
+    if (restart.reason === "requested") reporter?.startNote(restart.message);
+    else if (!reporterWasRunning) reporter?.note(restart.message);
+    if (cutReplay) {
+      this.succeeded.clear();
+      reporter?.note("Python was restarted again while your earlier blocks were being re-run. "
+        + "They will run again before the next block you run.");
+      return;
+    }
+    const replayed = this.blocks.filter((block) => this.succeeded.has(block));
+    const notReplayed = new Set(replayed);
+    if (replayed.length > 0) {
+      reporter?.beginRestoring(`Re-running ${blockNumbers(replayed)} to restore your definitions…`);
+      this.replaying = true;
+    }
+    const stopsBefore = this.stops;
+    const failed = [];
+    let fresh = true;
+    for (const block of replayed) {
+      const result = await runtime.run({ page: this.key, code: this.succeeded.get(block), fresh, filename: block.filename });
+      fresh = false;
+      if (runtime.session !== this.session || this.stops !== stopsBefore) break;
+      notReplayed.delete(block);
+      if (result.ok) {
+        this.ran.add(block);
+      } else {
+        failed.push(block);
+        this.succeeded.delete(block);
+      }
+    }
+    this.replaying = false;
+    if (runtime.session !== this.session) return reporter?.endRestoring(); // the next restore() says why
+    for (const block of ranBefore) if (!notReplayed.has(block) && !failed.includes(block)) this.ran.add(block);
+    if (replayed.length === 0) return;
+    if (this.stops !== stopsBefore) {
+      reporter?.endRestoring("Re-running was stopped: the blocks not re-run will run before the next block you run.");
+      return;
+    }
+    const done = `Re-ran ${blockNumbers(replayed)}: your definitions are back.`;
+    reporter?.endRestoring(failed.length === 0 ? done
+      : `${done} But ${blockNumbers(failed)} failed this time; run ${failed.length > 1 ? "them" : "it"} to see why.`);
+  }
+
+  /** After the page's content: the "Clear my saved edits" button and the saving status. */
+  mountEditsPanel(lastBlockElement) {
+    if (this.editsStatus?.isConnected) return;
+    const container = lastBlockElement.closest("article") ?? lastBlockElement.parentElement;
+    const panel = container.appendChild(document.createElement("div"));
+    panel.className = "runnable-edits";
+    const explanation = panel.appendChild(document.createElement("p"));
+    explanation.textContent = "Your edits to the code blocks are saved in this browser, so they are still "
+      + "here when you come back. Reset puts back one block's original code.";
+    button(panel, "Clear my saved edits", "runnable-edits__clear", () => this.clearSavedEdits());
+    this.editsStatus = panel.appendChild(document.createElement("span"));
+    this.editsStatus.className = "runnable-edits__status";
+    this.editsStatus.setAttribute("role", "status");
+  }
+
+  clearSavedEdits() {
+    const cleared = forgetAllEdits();
+    for (const block of this.blocks) if (block.code() !== block.original || block.saved) block.reset();
+    this.editsStatus.textContent = cleared === 0 ? "There were no saved edits to clear."
+      : `Cleared ${cleared} saved edit${cleared === 1 ? "" : "s"}; the code blocks show the lesson's code again.`;
+  }
+
+  storageFailed() {
+    if (this.storageFailureShown) return;
+    this.storageFailureShown = true;
+    this.editsStatus.textContent = "Your edits cannot be saved in this browser (its storage is full or turned "
+      + "off): they last until you leave this page.";
+  }
+}
+
+/** "block 2", "blocks 1–3", "blocks 1, 2 and 4": how the notes name blocks. */
+function blockNumbers(blocks) {
+  const numbers = blocks.map((block) => block.number);
+  if (numbers.length === 1) return `block ${numbers[0]}`;
+  const consecutive = numbers.every((number, index) => index === 0 || number === numbers[index - 1] + 1);
+  if (consecutive && numbers.length > 2) return `blocks ${numbers[0]}–${numbers.at(-1)}`;
+  return `blocks ${numbers.slice(0, -1).join(", ")} and ${numbers.at(-1)}`;
 }
 
 /** One runnable block: its controls, editor, status line and output. */
@@ -98,14 +212,17 @@ class Block {
   editor = null;
   editorOpening = null; // the promise of the editor being mounted, once asked for
   state = "idle";
-  outputLength = 0;
+  stateBeforeRestoring = "idle";
   pendingOutput = [];
   flushScheduled = false;
+  lessonChanged = null; // the notice shown when the lesson's code changed after the reader's edit
 
   constructor(element, number, page) {
     this.element = element;
+    this.number = number;
     this.page = page;
     this.original = element.dataset.source ?? element.querySelector("pre")?.textContent ?? "";
+    this.saved = savedEdit(page.key, number);
     const title = element.dataset.title;
     this.label = title ? `Python: ${title}` : `Python block ${number}`;
     this.filename = title ? `<${title}>` : `<block ${number}>`;
@@ -124,6 +241,7 @@ class Block {
     this.runButton = button(bar, "Run", "runnable__run", () => this.page.request(this));
     this.resetButton = button(bar, "Reset", "runnable__reset", () => this.reset());
     this.stopButton = button(bar, "Stop", "runnable__stop", () => this.page.stop());
+    button(bar, "Restart Python", "runnable__restart", () => this.page.restartPython(this));
     this.statusText = bar.appendChild(document.createElement("span"));
     this.statusText.className = "runnable__status";
     this.progress = bar.appendChild(document.createElement("progress"));
@@ -148,15 +266,45 @@ class Block {
       else this.renderStatus();
     });
     this.setState("idle");
+    if (this.saved) this.showSavedEdit();
     element.dataset.mounted = "true";
   }
 
   get busy() {
-    return this.state === "queued" || this.state === "running";
+    return this.state === "queued" || this.state === "running" || this.state === "restoring";
   }
 
   code() {
-    return this.editor ? this.editor.getCode() : this.original;
+    return this.editor ? this.editor.getCode() : this.saved?.code ?? this.original;
+  }
+
+  /** The reader edited this block on an earlier visit: show that code, and say if the lesson changed since. */
+  showSavedEdit() {
+    this.codeView.querySelector("code").textContent = this.saved.code; // plain until the editor mounts
+    this.openEditor({ focus: false });
+    if (this.saved.original !== fingerprint(this.original)) this.showLessonChanged();
+  }
+
+  showLessonChanged() {
+    const notice = document.createElement("div");
+    notice.className = "runnable__notice";
+    notice.setAttribute("role", "note");
+    notice.appendChild(document.createElement("p")).textContent = "The lesson's code for this block has "
+      + "changed since you edited it. Your version is shown; Reset replaces it with the lesson's new code.";
+    const original = document.createElement("pre");
+    original.className = "runnable__original";
+    original.setAttribute("aria-label", "The lesson's code for this block");
+    original.textContent = this.original;
+    original.hidden = true;
+    const compare = button(notice, "Show the original", "runnable__compare", () => {
+      original.hidden = !original.hidden;
+      compare.textContent = original.hidden ? "Show the original" : "Hide the original";
+      compare.setAttribute("aria-expanded", String(!original.hidden));
+    });
+    compare.setAttribute("aria-expanded", "false");
+    notice.appendChild(original);
+    this.element.prepend(notice);
+    this.lessonChanged = notice;
   }
 
   /** Import the editor bundle once and put an editor where the static code was. */
@@ -167,9 +315,10 @@ class Block {
       this.codeView.replaceWith(host);
       this.editor = createEditor({
         parent: host,
-        code: this.original,
+        code: this.code(),
         label: `${this.label}, code (Escape then Tab leaves the editor)`,
         onRun: () => this.page.request(this),
+        onChange: (code) => this.remember(code),
       });
     }).catch((error) => {
       this.editorOpening = null;
@@ -179,16 +328,36 @@ class Block {
     return this.editorOpening;
   }
 
+  /** Save the reader's code for the next visit (or forget it once it is the lesson's code again). */
+  remember(code) {
+    if (code === this.original) {
+      this.forget();
+      return;
+    }
+    this.saved = { code, original: fingerprint(this.original) };
+    if (!saveEdit(this.page.key, this.number, code, this.original)) this.page.storageFailed();
+  }
+
+  forget() {
+    forgetEdit(this.page.key, this.number);
+    this.saved = null;
+  }
+
   reset() {
-    this.editor?.setCode(this.original);
+    const showedEdit = this.saved !== null;
+    this.forget();
+    this.lessonChanged?.remove();
+    this.lessonChanged = null;
+    if (this.editor) this.editor.setCode(this.original);
+    else if (showedEdit) this.codeView.querySelector("code").textContent = this.original;
     if (!this.busy) this.clearOutput();
   }
 
-  async execute(pageKey, fresh) {
+  async execute(pageKey, code, fresh) {
     this.clearOutput();
     this.openEditor({ focus: false });
     const result = await runtime.run({
-      page: pageKey, code: this.code(), fresh, filename: this.filename,
+      page: pageKey, code, fresh, filename: this.filename,
       onStart: () => this.setState("running"),
       onOutput: (stream, text) => this.write(stream, text),
     });
@@ -198,10 +367,33 @@ class Block {
 
   /** Show how a run ended; a Python traceback already arrived on stderr, other errors are shown here. */
   finish(result) {
-    if (!result.ok && !result.reported) this.write("stderr", `${result.error}\n`);
+    if (!result.ok && !result.reported) this.write(result.stopped ? "note" : "stderr", `${result.error}\n`);
     this.flushOutput();
     this.element.dataset.runs = String(Number(this.element.dataset.runs) + 1);
     this.setState(result.ok ? "done" : result.stopped ? "stopped" : "error");
+  }
+
+  /** A remark of the page's own (not the code's output) at the end of the output. */
+  note(text) {
+    this.write("note", `${text}\n`);
+  }
+
+  /** A note that starts the output afresh (unless a run is filling it). */
+  startNote(text) {
+    if (!this.busy) this.clearOutput();
+    this.note(text);
+  }
+
+  beginRestoring(text) {
+    this.note(text);
+    if (this.busy) return; // a run of this block is already queued: it shows its own state
+    this.stateBeforeRestoring = this.state;
+    this.setState("restoring");
+  }
+
+  endRestoring(text = "") {
+    if (text) this.note(text);
+    if (this.state === "restoring") this.setState(this.stateBeforeRestoring);
   }
 
   setState(state) {
@@ -223,7 +415,6 @@ class Block {
   clearOutput() {
     this.output.replaceChildren();
     this.pendingOutput = [];
-    this.outputLength = 0;
   }
 
   write(stream, text) {
@@ -233,14 +424,10 @@ class Block {
     requestAnimationFrame(() => this.flushOutput());
   }
 
+  /** Append what arrived since the last frame, as text (never as HTML), one span per stream change. */
   flushOutput() {
     this.flushScheduled = false;
-    for (let [stream, text] of this.pendingOutput) {
-      if (this.outputLength >= OUTPUT_LIMIT) continue;
-      if (this.outputLength + text.length >= OUTPUT_LIMIT) {
-        text = `${text.slice(0, OUTPUT_LIMIT - this.outputLength)}\n[output truncated: more than ${OUTPUT_LIMIT} characters]\n`;
-      }
-      this.outputLength += text.length;
+    for (const [stream, text] of this.pendingOutput) {
       const last = this.output.lastElementChild;
       if (last?.dataset.stream === stream) last.append(text);
       else {
@@ -258,6 +445,7 @@ const BLOCK_STATUS = {
   idle: "",
   queued: "Waiting for Python…",
   running: "Running…",
+  restoring: "Restoring earlier definitions…",
   done: "",
   error: "Finished with an error",
   stopped: "Stopped",

@@ -32,10 +32,11 @@ const materialTheme = EditorView.theme({
 
 /**
  * Mount an editor holding `code` inside `parent`.
- * `onRun` is called on Ctrl+Enter / Shift+Enter; `label` names the editor for screen readers.
+ * `onRun` is called on Ctrl+Enter / Shift+Enter; `label` names the editor for screen readers;
+ * `onChange(code)`, if given, after every change of the text (typing, undo, setCode).
  * Returns { getCode(), setCode(text), focus() }.
  */
-export function createEditor({ parent, code, onRun, label }) {
+export function createEditor({ parent, code, onRun, label, onChange = () => {} }) {
   const runKeys = Prec.highest(keymap.of([
     { key: "Mod-Enter", run: () => { onRun(); return true; } },
     { key: "Shift-Enter", run: () => { onRun(); return true; } },
@@ -57,6 +58,7 @@ export function createEditor({ parent, code, onRun, label }) {
         syntaxHighlighting(materialColours),
         materialTheme,
         EditorView.contentAttributes.of({ "aria-label": label }),
+        EditorView.updateListener.of((update) => { if (update.docChanged) onChange(update.state.doc.toString()); }),
       ],
     }),
   });

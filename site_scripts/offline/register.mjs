@@ -2,10 +2,14 @@
 // What it is: `registerOffline()`, called once by main.mjs. It registers <site root>/service-worker.js for
 // the whole site (the root is derived from this module's URL, so a sub-path such as /repo/ works), reloads
 // the page once when that is what makes it cross-origin isolated or shows a new build, and asks for a new
-// build now and then, since instant navigation makes no page loads that would check for one.
+// build now and then, since instant navigation makes no page loads that would check for one. Once
+// Python has booted in the page, it asks the service worker to keep a copy of the whole lesson (Python
+// included), and marks <html data-offline="ready"> when that copy is complete.
 // What it is not: the service worker itself (service-worker.js), nor anything the lesson needs to run:
 // without service workers (file://, plain http from another machine, old browsers) Python still works,
 // just not offline and with Stop restarting Python instead of interrupting it.
+import { runtime } from "../runtime/runtime.mjs";
+
 const SITE_ROOT = new URL("../../../", import.meta.url);  // this file is <root>/assets/lesson/offline/
 const WORKER_URL = new URL("service-worker.js", SITE_ROOT);
 const RELOAD_FLAG = "lesson-offline:isolation-reload";
@@ -58,12 +62,26 @@ async function register() {
   if (isolationPending && registration.active && !controlled) reloadWhenSafe("isolation");
 }
 
+// Only a reader who used Python pays for the offline copy of it (about 15 MB).
+function precacheOncePythonRan() {
+  navigator.serviceWorker.addEventListener("message", ({ data }) => {
+    if (data?.type === "precached") document.documentElement.dataset.offline = "ready";
+  });
+  let asked = false;
+  runtime.onStatus(({ state }) => {
+    if (state !== "ready" || asked) return;
+    asked = true;
+    navigator.serviceWorker.ready.then((registration) => registration.active?.postMessage({ type: "precache" }));
+  });
+}
+
 export function registerOffline() {
   if (!("serviceWorker" in navigator)) return;
   if (crossOriginIsolated) sessionStorage.removeItem(RELOAD_FLAG);
   for (const type of INTERACTIONS) {
     addEventListener(type, () => { readerTouchedPage = true; }, { capture: true, passive: true });
   }
+  precacheOncePythonRan();
   const start = () => register().catch((error) => {
     console.warn(`The lesson will not work offline: its service worker could not be registered (${error.message}).`);
   });

@@ -1,7 +1,12 @@
 /* service-worker.js: keeps the whole lesson site usable offline and makes its pages cross-origin isolated.
    What it is: a classic service worker, copied to the site root by site_scripts/hooks/offline.py, which
-   also replaces the BUILD line below with this build's file list (site path -> SRI sha256). It precaches
-   every listed file, answers cache-first with a network fallback, and re-serves every response with
+   also replaces the BUILD line below with this build's file list (site path -> SRI sha256). It answers
+   cache-first with a network fallback. Installing a first build downloads nothing, so a reader who only
+   reads transfers no more than the pages they open; once Python has booted in a page, the page asks for
+   a copy of every listed file (the Pyodide files then come from the browser's HTTP cache, not downloaded
+   twice) and is told when it is complete (message "precached"). A later build keeps the unchanged files
+   of the older copy (matched by content hash) and, if that copy was complete, downloads the changed
+   ones before it takes over. It also re-serves every response with
    COOP/COEP/CORP headers so that SharedArrayBuffer (needed to interrupt Python) works on hosts such as
    GitHub Pages that cannot send those headers. Every URL is derived from the registration scope, so the
    site works under a sub-path such as /some-repo/.
@@ -13,6 +18,7 @@ const SCOPE = new URL(self.registration.scope);
 const CACHE_PREFIX = `lesson-offline ${SCOPE.pathname} `;  // one origin may host several project sites
 const CACHE_NAME = CACHE_PREFIX + BUILD.version;
 const PARALLEL_DOWNLOADS = 6;
+const COPY_COMPLETE = `${SCOPE.href}?offline-copy=complete`;  // in a cache holding every listed file
 const ISOLATION_HEADERS = {
   "Cross-Origin-Opener-Policy": "same-origin",
   "Cross-Origin-Embedder-Policy": "require-corp",
@@ -37,18 +43,27 @@ function cacheKey(path) {
   return `${new URL(path, SCOPE).href}?sri=${encodeURIComponent(BUILD.files[path])}`;
 }
 
-async function precacheBuild() {
+async function olderCaches() {
+  const names = (await caches.keys()).filter((name) => name.startsWith(CACHE_PREFIX) && name !== CACHE_NAME);
+  return Promise.all(names.map((name) => caches.open(name)));
+}
+
+// Put every listed file in this build's cache: first those an older build's cache holds unchanged;
+// then, unless `reuseOnly`, download the rest and mark the copy complete.
+async function precacheBuild({ reuseOnly = false } = {}) {
   const cache = await caches.open(CACHE_NAME);
-  const olderCaches = (await caches.keys()).filter((name) => name.startsWith(CACHE_PREFIX) && name !== CACHE_NAME);
+  const older = await olderCaches();
   const toDownload = [];
   for (const path of Object.keys(BUILD.files)) {
     if (await cache.match(cacheKey(path))) continue;
     let reused = null;
-    for (const name of olderCaches) reused = reused || (await (await caches.open(name)).match(cacheKey(path)));
+    for (const olderCache of older) reused = reused || (await olderCache.match(cacheKey(path)));
     if (reused) await cache.put(cacheKey(path), reused);
     else toDownload.push(path);
   }
-  // The integrity check refuses a file from a half-finished deploy; installation then fails and is retried.
+  if (reuseOnly) return;
+  // The integrity check refuses a file from a half-finished deploy; the copy stays incomplete and the
+  // next request for it (next install, or next page whose Python boots) tries again.
   const downloadNext = async () => {
     for (let path = toDownload.pop(); path !== undefined; path = toDownload.pop()) {
       const response = await fetch(new URL(path, SCOPE), { cache: "no-cache", integrity: BUILD.files[path] });
@@ -57,6 +72,12 @@ async function precacheBuild() {
     }
   };
   await Promise.all(Array.from({ length: PARALLEL_DOWNLOADS }, downloadNext));
+  await cache.put(COPY_COMPLETE, new Response(BUILD.version));
+}
+
+async function readerKeepsOfflineCopy() {
+  for (const olderCache of await olderCaches()) if (await olderCache.match(COPY_COMPLETE)) return true;
+  return false;
 }
 
 function withIsolationHeaders(response, { status, statusText } = response) {
@@ -80,8 +101,18 @@ async function respond(request) {
   }
 }
 
+// A reader who keeps an offline copy gets a new build's changed files before the new build takes over,
+// so the copy stays complete; for anyone else installing downloads nothing.
 self.addEventListener("install", (event) => {
-  event.waitUntil(precacheBuild().then(() => self.skipWaiting()));
+  event.waitUntil(readerKeepsOfflineCopy()
+    .then((keepsCopy) => precacheBuild({ reuseOnly: !keepsCopy }))
+    .then(() => self.skipWaiting()));
+});
+
+// A page whose Python has booted asks for the whole lesson, Pyodide included, to be kept for offline use.
+self.addEventListener("message", (event) => {
+  if (event.data?.type !== "precache") return;
+  event.waitUntil(precacheBuild().then(() => event.source?.postMessage({ type: "precached" })));
 });
 
 self.addEventListener("activate", (event) => {

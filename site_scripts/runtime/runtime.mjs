@@ -1,17 +1,32 @@
 // runtime.mjs: the page's handle on Python, a thin layer over the worker in worker.mjs.
-// What it is: one shared `runtime` object (start, onStatus, ready, run, call, stop) used by the
-// runnable blocks and the figures. It creates the module worker, forwards requests, streams
-// output back and reports the state of Python; it also mirrors that state on <html
-// data-python-state="...">. The page never waits on Python: everything is a message.
+// What it is: one shared `runtime` object (start, startWhenNear, onStatus, ready, run, call, stop,
+// restart, onRestart) used by the runnable blocks and the figures. It creates the module worker,
+// forwards requests, streams output back and reports the state of Python; it also mirrors that
+// state on <html data-python-state="..." data-python-session="N">. The page never waits on
+// Python: everything is a message.
 // What it is not: Python logic (tutor/session.py) or rendering (blocks, widgets).
 //
 // Stop: on a cross-origin isolated page a shared interrupt flag raises KeyboardInterrupt and keeps
-// every namespace. Otherwise (a plain static host) the worker is terminated and a fresh one
-// boots; `runtime.session` then changes, which tells callers that earlier definitions are gone.
+// every namespace. Otherwise (a plain static host), or when the code ignores the interrupt for
+// INTERRUPT_GRACE_MS (one long C-level operation), the worker is terminated and a fresh one boots.
+// A worker whose Python died (a fatal Pyodide error) is replaced the same way, and so is one the
+// reader asks to restart. `runtime.session` then changes and onRestart listeners hear why, so the
+// blocks can replay their definitions and tell the reader.
 
 const WORKER_URL = new URL("./worker.mjs", import.meta.url);
-const INTERRUPT_GRACE_MS = 1500; // an interrupt not honoured by then falls back to a restart
+const INTERRUPT_GRACE_MS = 800; // an interrupt not honoured by then falls back to a restart (Stop < 1 s)
+// Python (about 12 MB to download) starts only for a reader who may use it: when a block or figure
+// comes within this margin of the viewport, or the reader points at, touches or focuses one.
+const NEAR_VIEW_MARGIN = "75% 0px";
+const INTENT_EVENTS = ["pointerenter", "touchstart", "focusin"];
 const SIGINT = 2;
+const RESTART_MESSAGES = {
+  stopped: "Stopped. Python had to be restarted to stop this code, so everything it defined was lost.",
+  unresponsive: "Stopped. The code did not answer the interrupt (it was inside one long operation), "
+    + "so Python was restarted and everything it defined was lost.",
+  requested: "Python was restarted.",
+};
+const STACK_OVERFLOW = /call stack|stack size|too much recursion/i;
 
 class Runtime {
   #worker = null;
@@ -19,9 +34,11 @@ class Runtime {
   #pending = new Map(); // request id -> { resolve, onOutput, onStart, kind }
   #nextId = 1;
   #listeners = new Set();
+  #restartListeners = new Set();
   #status = { state: "idle", message: "Python has not started", progress: null };
   #ready = null;
   #settleReady = null;
+  #nearView = null; // IntersectionObserver of startWhenNear(), until Python starts
 
   /** A number that changes whenever a new interpreter replaces the old one (all namespaces lost). */
   session = 0;
@@ -29,16 +46,33 @@ class Runtime {
   /** Create the worker and boot Python, unless that has already happened. Idempotent. */
   start() {
     if (this.#worker) return;
+    this.#nearView?.disconnect();
+    this.#nearView = null;
     this.session += 1;
+    document.documentElement.dataset.pythonSession = String(this.session);
     this.#ready = new Promise((resolve, reject) => { this.#settleReady = { resolve, reject }; });
     this.#ready.catch(() => {}); // a failed start is reported through onStatus as well
     this.#worker = new Worker(WORKER_URL, { type: "module", name: "python" });
     this.#worker.onmessage = ({ data }) => this.#receive(data);
-    this.#worker.onerror = (event) => this.#failed(`the Python worker failed to load (${event.message || "no details"})`);
+    this.#worker.onerror = (event) => {
+      const details = event.message || "no details";
+      if (this.#status.state === "ready" || this.#status.state === "running") this.#restart("crashed", details);
+      else this.#failed(`the Python worker failed to load (${details})`);
+    };
     if (globalThis.crossOriginIsolated) {
       this.#interrupt = new Int32Array(new SharedArrayBuffer(4));
       this.#worker.postMessage({ type: "interrupt-buffer", buffer: this.#interrupt });
     }
+  }
+
+  /** Start Python once `element` (a block or a figure) nears the viewport or the reader reaches for it. */
+  startWhenNear(element) {
+    if (this.#worker) return;
+    this.#nearView ??= new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) this.start();
+    }, { rootMargin: NEAR_VIEW_MARGIN });
+    this.#nearView.observe(element);
+    for (const type of INTENT_EVENTS) element.addEventListener(type, () => this.start(), { once: true, passive: true });
   }
 
   /** Promise resolved when Python can run (starts Python if needed); rejects if it cannot start. */
@@ -57,6 +91,13 @@ class Runtime {
     this.#listeners.add(fn);
     fn(this.#status);
     return () => this.#listeners.delete(fn);
+  }
+
+  /** Call fn({ reason: "stopped"|"unresponsive"|"crashed"|"requested", message }) after every
+   *  restart (the new interpreter is already starting); returns a function that unsubscribes. */
+  onRestart(fn) {
+    this.#restartListeners.add(fn);
+    return () => this.#restartListeners.delete(fn);
   }
 
   /**
@@ -84,11 +125,18 @@ class Runtime {
     if (!this.#worker || this.#pending.size === 0) return;
     if (this.#interrupt && this.#status.state !== "starting") {
       this.#interrupt[0] = SIGINT;
-      const session = this.session;
-      setTimeout(() => { if (this.session === session && this.#pending.size > 0) this.#restart(); }, INTERRUPT_GRACE_MS);
+      const interrupted = [...this.#pending.keys()];
+      setTimeout(() => {
+        if (interrupted.some((id) => this.#pending.has(id))) this.#restart("unresponsive");
+      }, INTERRUPT_GRACE_MS);
     } else {
-      this.#restart();
+      this.#restart("stopped");
     }
+  }
+
+  /** Replace Python by a fresh interpreter (the reader's "Restart Python"); waiting requests end. */
+  restart() {
+    this.#restart("requested");
   }
 
   #request(message, handlers) {
@@ -120,7 +168,7 @@ class Runtime {
         request?.resolve(data);
         break;
       case "fatal":
-        this.#restart(`Python crashed (${data.message}) and was restarted; earlier definitions are gone.`);
+        this.#restart("crashed", data.message);
         break;
     }
   }
@@ -140,20 +188,31 @@ class Runtime {
     this.#finishPending(`Python could not start: ${message}`);
   }
 
-  /** Replace the worker by a fresh one; every request still waiting ends with `reason`. */
-  #restart(reason = "Stopped. Python was restarted, so definitions from earlier blocks are gone.") {
+  /** Replace the worker by a fresh one; every request still waiting ends, saying why. */
+  #restart(reason, cause = "") {
+    const message = reason === "crashed" ? crashMessage(cause) : RESTART_MESSAGES[reason];
     this.#worker?.terminate();
     this.#worker = null;
     this.#interrupt = null;
-    this.#finishPending(reason);
+    this.#finishPending(message, reason === "crashed" ? { crashed: true } : { stopped: true });
     this.start();
+    for (const fn of this.#restartListeners) fn({ reason, message });
   }
 
-  #finishPending(reason) {
+  #finishPending(message, how = { stopped: true }) {
     const waiting = [...this.#pending.values()];
     this.#pending.clear();
-    for (const request of waiting) request.resolve({ ok: false, stopped: true, error: reason });
+    for (const request of waiting) request.resolve({ ok: false, ...how, error: message });
   }
+}
+
+/** What to tell the reader when Python died; a stack overflow almost always means a very deep graph. */
+function crashMessage(cause) {
+  const message = `Python crashed (${cause || "no details"}) and was restarted, so everything defined so far was lost.`;
+  if (!STACK_OVERFLOW.test(cause)) return message;
+  return `${message} The browser's small stack ran out. That usually means a very deep structure was freed `
+    + "or printed, such as a chain of thousands of Values built in a loop and then deleted or replaced. "
+    + "Call backward() on such a result before letting it go: the engine then frees its graph safely.";
 }
 
 export const runtime = new Runtime();

@@ -1,6 +1,6 @@
 // worker.mjs: the module Web Worker that hosts Python (Pyodide) for one page and its navigations.
-// What it is: it boots Pyodide from the site's own copy, installs micropip and the lesson's wheels
-// (tinygrad, tutor) from the site, then answers "run" and "call" messages one at a time by
+// What it is: it boots Pyodide from the site's own copy while it downloads the lesson's wheels
+// (tinygrad, tutor) from the site, installs them, then answers "run" and "call" messages one at a time by
 // calling tutor.session. Every URL is derived from import.meta.url, so any sub-path works.
 // What it is not: the page's API (runtime.mjs) nor the Python logic (session.py).
 //
@@ -28,6 +28,25 @@ self.onmessage = ({ data }) => {
   queue = queue.then(() => answer(data));
 };
 
+// A fatal error can also escape Pyodide outside any awaited call (for example while Python frees a
+// very deep graph in an event-loop task): report it, or the page would wait for a result forever.
+let fatalReported = false;
+function reportFatal(error) {
+  if (fatalReported) return;
+  fatalReported = true;
+  self.postMessage({ type: "fatal", message: error?.message ?? String(error) });
+}
+self.addEventListener("unhandledrejection", (event) => {
+  if (!event.reason?.pyodide_fatal_error) return;
+  event.preventDefault();
+  reportFatal(event.reason);
+});
+self.addEventListener("error", (event) => {
+  if (!event.error?.pyodide_fatal_error) return;
+  event.preventDefault();
+  reportFatal(event.error);
+});
+
 function status(state, message, progress = null) {
   self.postMessage({ type: "status", state, message, progress });
 }
@@ -35,18 +54,16 @@ function status(state, message, progress = null) {
 async function boot() {
   try {
     status("starting", "Downloading Python…", 0.1);
+    const lessonWheels = fetchLessonWheels(); // downloads while Pyodide boots
+    lessonWheels.catch(() => {});             // awaited below; this only avoids an unhandled rejection
     const pyodide = await loadPyodide({ indexURL: PYODIDE_URL.href });
-    status("starting", "Installing the lesson's packages…", 0.7);
-    const manifest = await fetchJSON(new URL("wheels.json", WHEELS_URL));
-    // micropip by URL: the lock file's sha256 is for a different build of micropip 0.11.1.
-    await pyodide.loadPackage(new URL(manifest.micropip, WHEELS_URL).href, { messageCallback: () => {} });
-    const micropip = pyodide.pyimport("micropip");
     status("starting", "Installing the engine…", 0.85);
-    const wheels = pyodide.toPy(manifest.packages.map((name) => new URL(name, WHEELS_URL).href));
-    await micropip.install(wheels);
-    wheels.destroy();
+    // A wheel is a zip of the package's files: unpacking it into site-packages installs it, and skips
+    // importing micropip, which costs more than half a second on every boot.
+    for (const wheel of await lessonWheels) pyodide.unpackArchive(wheel, "wheel");
     if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
     const session = pyodide.pyimport("tutor.session");
+    session.configure();
     status("ready", "Python is ready", 1);
     return session;
   } catch (error) {
@@ -55,10 +72,18 @@ async function boot() {
   }
 }
 
-async function fetchJSON(url) {
+/** The bytes of the lesson's wheels (wheels.json "packages": tinygrad, tutor). Revalidated, like
+ *  the list, because a new build keeps the wheels' names. */
+async function fetchLessonWheels() {
+  const manifest = await (await fetchFromSite(new URL("wheels.json", WHEELS_URL))).json();
+  return Promise.all(manifest.packages.map(
+    async (name) => (await fetchFromSite(new URL(name, WHEELS_URL))).arrayBuffer()));
+}
+
+async function fetchFromSite(url) {
   const response = await fetch(url, { cache: "no-cache" });
   if (!response.ok) throw new Error(`${url} answered ${response.status}`);
-  return response.json();
+  return response;
 }
 
 async function answer(request) {
@@ -74,10 +99,8 @@ async function answer(request) {
   try {
     self.postMessage({ type: "result", id: request.id, ...(await perform(session, request)) });
   } catch (error) {
-    if (error.name !== "PythonError") {
-      // Anything but a Python exception means the interpreter itself failed (e.g. its stack overflowed).
-      self.postMessage({ type: "result", id: request.id, ok: false, error: error.message });
-      self.postMessage({ type: "fatal", message: error.message });
+    if (error.pyodide_fatal_error) {
+      reportFatal(error); // the interpreter itself failed; the page replaces this worker
       return;
     }
     self.postMessage({ type: "result", id: request.id, ok: false, error: error.message });

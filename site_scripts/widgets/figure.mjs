@@ -49,7 +49,7 @@ export class Figure {
       if (!element.isConnected) { queueMicrotask(() => unsubscribe()); return; } // the page was left
       this.#statusChanged(status);
     });
-    runtime.start();
+    runtime.startWhenNear(element);
   }
 
   #part(tag, className) {

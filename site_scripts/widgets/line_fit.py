@@ -8,6 +8,7 @@ history. When the numbers overflow (a learning rate that is too large) the state
 What it is not: the view (line_fit.js plots the points, the line and the loss history).
 """
 import math
+import sys
 
 from tinygrad import Value
 
@@ -78,11 +79,13 @@ def view(w, b, learning_rate, history, diverged_at=None):
 
 
 def history_range(history):
-    """Powers of ten below and above every positive loss, for a logarithmic axis."""
+    """Powers of ten below and above every positive loss, for a logarithmic axis. The exponents stay
+    within the normal floats (10⁻³⁰⁷ to 10³⁰⁸): 10.0 ** 309 overflows and 10.0 ** -324 is zero."""
     positive = [loss for loss in history if loss > 0] or [1.0]
-    low = math.floor(math.log10(min(positive)))
-    high = math.ceil(math.log10(max(positive)))
-    return [10.0**low, 10.0 ** max(high, low + 1)]
+    lowest, highest = sys.float_info.min_10_exp, sys.float_info.max_10_exp
+    low = min(max(math.floor(math.log10(min(positive))), lowest), highest - 1)
+    high = min(max(math.ceil(math.log10(max(positive))), low + 1), highest)
+    return [10.0**low, 10.0**high]
 
 
 def checked_learning_rate(learning_rate):

@@ -1,0 +1,427 @@
+"""run_all.py: the benchmark behind `./dev.sh bench`: builds the site, drives Chromium, prints one table.
+
+What it is: every speed target of issue #8 measured side by side in one run on this machine:
+  - cold visit (new browser profile) and warm visit (second visit, same profile): time from
+    navigation to the first Python result of a runnable block, against a bare page that only calls
+    `loadPyodide` and one `runPython` from the very Pyodide files the site ships (bare/, copied
+    next to the built site as bench-bare/);
+  - in one reader session: chapter switches through Material's instant navigation (link click to
+    the next chapter's first block result; one interpreter, a namespace per chapter), a figure's
+    slider -> Python -> SVG update round trip, and "Run 100 steps" of the line fit;
+  - bytes a first visit transfers (service worker allowed): a chapter read without running
+    anything, and a chapter whose block runs; plus any file whose body was downloaded twice;
+  - the engine's XOR benchmark against micrograd, and Pyodide/CPython (tests/benchmarks/xor.py).
+Times are measured inside the page with performance.now() (ms since navigation), medians of a few
+repeats. A row is a dict; each measure_* function returns its rows, so a later issue adds rows by
+adding a function to MEASUREMENTS (or rows to one of them).
+
+What it is not: a test. Nothing here fails on speed; test_bench_smoke.py only checks that every row
+is produced. `--quick` uses one repeat and skips the slow engine run inside Pyodide.
+
+Run: `./dev.sh bench` or `.venv/bin/python tests/benchmarks/run_all.py [--quick] [--repeats N]
+[--only visits reader_session transfer engine]`.
+"""
+import argparse
+import contextlib
+import shutil
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+from urllib.parse import urlparse
+
+from playwright.sync_api import sync_playwright
+
+BENCHMARKS = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCHMARKS.parent / "site"))
+sys.path.insert(0, str(BENCHMARKS))
+
+import xor  # noqa: E402  (after the path is set)
+from helpers import (CHROMIUM_ARGS, PYTHON_TIMEOUT_MS, build_site, chromium_path,  # noqa: E402
+                     free_port, serve_site)
+
+BARE_FOLDER = "bench-bare/"
+BLOCK_CHAPTER = "checking/"        # its first block is in view on arrival: the cold/warm "first result"
+NEXT_CHAPTER = "engine/"           # reached from BLOCK_CHAPTER by a click in the navigation
+FIGURE_CHAPTER = "derivatives/"    # holds the "Secant and tangent" figure
+FIGURE, SLIDER = "secant_tangent", "Position x"
+LINE_FIT_CHAPTER = "training/"
+VIEW_ONLY_SETTLE_MS = 4000         # how long a view-only visit stays open, so late requests count too
+
+TARGETS = {  # row name -> (target text, test on the row)
+    "cold": ("ratio <= 1.15", lambda row: row["ratio"] <= 1.15),
+    "warm": ("report", None),
+    "switch": ("<= 300 ms", lambda row: row["value"] <= 300),
+    "round trip": ("<= 16 ms", lambda row: row["value"] <= 16),
+    "run 100": ("<= 200 ms", lambda row: row["value"] <= 200),
+    "view only": ("<= 1 MB", lambda row: row["value"] <= 1_000_000),
+    "with python": ("report", None),
+    "engine": (f"ratio <= {xor.TARGET_RATIO}", lambda row: row["ratio"] <= xor.TARGET_RATIO),
+    "pyodide": ("report", None),
+}
+
+# Installed before any page script: the time of the first finished block run (data-runs 0 -> 1).
+FIRST_RESULT_WATCH = """
+new MutationObserver((records) => {
+  for (const { target } of records) {
+    if (target.dataset.runs !== "0" && window.benchFirstResultMs === undefined) {
+      window.benchFirstResultMs = performance.now();
+    }
+  }
+}).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-runs"] });
+"""
+
+# In the page: click the nav link to `href`, wait for the new chapter's first block, press its Run
+# button, wait for the result. Times in ms from the link click.
+SWITCH_CHAPTER = """async (href) => {
+  const deadline = performance.now() + 60000;
+  const until = (test) => new Promise((resolve, reject) => {
+    const poll = () => {
+      const value = test();
+      if (value) resolve(value);
+      else if (performance.now() > deadline) reject(new Error("chapter switch timed out"));
+      else setTimeout(poll, 1);
+    };
+    poll();
+  });
+  for (const old of document.querySelectorAll("div.runnable")) old.dataset.benchOld = "true";
+  const link = [...document.querySelectorAll("a.md-nav__link")].find((a) => a.href === href);
+  const started = performance.now();
+  link.click();
+  const block = await until(() => location.href === href
+    && document.querySelector("div.runnable[data-mounted='true']:not([data-bench-old])"));
+  const mounted = performance.now() - started;
+  block.querySelector("button.runnable__run").click();
+  await until(() => block.dataset.runs !== "0" && block.getAttribute("aria-busy") !== "true");
+  return { mounted, result: performance.now() - started, state: block.dataset.state,
+           output: block.querySelector("[role=log]").textContent };
+}"""
+
+# In the page: a control of a figure -> Python -> the figure's picture replaced. Times in ms.
+FIGURE_ROUND_TRIPS = """async ([widget, control, moves]) => {
+  const figure = document.querySelector(`[data-widget="${widget}"]`);
+  const picture = figure.querySelector(".widget__picture");
+  const find = (label) => {
+    const caption = [...figure.querySelectorAll("label")].find((l) => l.textContent.trim() === label);
+    return caption ? document.getElementById(caption.htmlFor)
+      : [...figure.querySelectorAll("button")].find((b) => b.textContent.trim() === label);
+  };
+  const settled = () => new Promise((resolve) => {
+    const check = () => figure.getAttribute("aria-busy") === "false" ? resolve() : setTimeout(check, 1);
+    check();
+  });
+  const repainted = (act) => new Promise((resolve) => {
+    const observer = new MutationObserver(() => { observer.disconnect(); resolve(performance.now()); });
+    observer.observe(picture, { childList: true });
+    act();
+  });
+  const target = find(control);
+  const times = [];
+  for (let move = 0; move < moves.length; move++) {
+    await settled();
+    let started;
+    const finished = await repainted(() => {
+      started = performance.now();
+      if (target.type === "range") {
+        target.value = moves[move];
+        target.dispatchEvent(new Event("input", { bubbles: true }));
+      } else target.click();
+    });
+    times.push(finished - started);
+    if (moves[move] === "reset") { await settled(); await repainted(() => find("Reset").click()); }
+  }
+  await settled();
+  return times;
+}"""
+
+
+def median(values):
+    return statistics.median(values)
+
+
+def row(key, name, value, unit, bare=None, ratio=None, note="", checks=None):
+    """One line of the table; `key` picks its target from TARGETS. `checks` maps a property the
+    measurement observed (not a speed) to whether it held; they are printed under the row."""
+    target, test = TARGETS[key]
+    entry = {"key": key, "name": name, "value": value, "unit": unit, "bare": bare, "ratio": ratio,
+             "note": note, "target": target, "checks": checks or {}}
+    entry["met"] = None if test is None else bool(test(entry))
+    return entry
+
+
+class Bench:
+    """The served site, one Chromium, and the ways to visit a page that the measurements share."""
+
+    def __init__(self, playwright, site_url, scratch, repeats):
+        self.playwright = playwright
+        self.site_url = site_url
+        self.scratch = Path(scratch)
+        self.repeats = repeats
+        self.browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+
+    def close(self):
+        self.browser.close()
+
+    @contextlib.contextmanager
+    def fresh_page(self, service_workers="block"):
+        """A page in a fresh context (empty caches): a first visit."""
+        context = self.browser.new_context(service_workers=service_workers)
+        context.set_default_timeout(PYTHON_TIMEOUT_MS)
+        context.add_init_script(FIRST_RESULT_WATCH)
+        try:
+            yield context.new_page()
+        finally:
+            context.close()
+
+    @contextlib.contextmanager
+    def persistent_context(self, name, service_workers="block"):
+        """A browser profile on disk (disk cache, compiled-code cache) as a reader's browser has;
+        empty the first time `name` is used."""
+        context = self.playwright.chromium.launch_persistent_context(
+            self.scratch / name, executable_path=chromium_path(), args=CHROMIUM_ARGS,
+            service_workers=service_workers)
+        context.set_default_timeout(PYTHON_TIMEOUT_MS)
+        context.add_init_script(FIRST_RESULT_WATCH)
+        try:
+            yield context
+        finally:
+            context.close()
+
+    def first_block_result_ms(self, page, path=BLOCK_CHAPTER):
+        """Navigate to `path`, press Run on its first block as soon as it exists; ms from navigation."""
+        page.goto(self.site_url + path, wait_until="commit")
+        first = page.locator("div.runnable").first
+        first.get_by_role("button", name="Run", exact=True).click()
+        page.wait_for_function("() => window.benchFirstResultMs !== undefined", timeout=PYTHON_TIMEOUT_MS)
+        page.wait_for_function("block => block.getAttribute('aria-busy') !== 'true'", arg=first.element_handle())
+        if first.get_attribute("data-state") != "done":
+            raise RuntimeError(f"the first block of {path} failed: {first.get_by_role('log').text_content()}")
+        return page.evaluate("() => window.benchFirstResultMs")
+
+    def bare_result_ms(self, page):
+        page.goto(self.site_url + BARE_FOLDER, wait_until="commit")
+        page.wait_for_function("() => document.documentElement.dataset.benchResultMs", timeout=PYTHON_TIMEOUT_MS)
+        return float(page.evaluate("() => document.documentElement.dataset.benchResultMs"))
+
+
+# ---- Measurements: each returns a list of rows --------------------------------------------------
+
+def measure_visits(bench):
+    """Cold and warm visits: per repeat, a new browser profile for the site and one for the bare
+    page (alternating); the first visit is cold, the second (same profile: disk cache, compiled
+    WebAssembly) is warm. Service workers are off here, so both pages fetch the same way."""
+    site = {"cold": [], "warm": []}
+    bare = {"cold": [], "warm": []}
+    for repeat in range(bench.repeats):
+        for times, visit in [(site, bench.first_block_result_ms), (bare, bench.bare_result_ms)]:
+            with bench.persistent_context(f"{visit.__name__}-{repeat}") as context:
+                page = context.pages[0] if context.pages else context.new_page()
+                times["cold"].append(visit(page))
+                times["warm"].append(visit(page))
+    return [row(kind, f"{kind.capitalize()} visit: navigation -> first block result", median(site[kind]), "ms",
+                bare=median(bare[kind]), ratio=median(site[kind]) / median(bare[kind]),
+                note="bare column: loadPyodide + runPython from the same files" if kind == "cold" else "")
+            for kind in ("cold", "warm")]
+
+
+def measure_reader_session(bench):
+    """One reader, one page load: a block on BLOCK_CHAPTER, chapter switches through the navigation
+    (one interpreter, a namespace per chapter), then a figure on FIGURE_CHAPTER and the line fit."""
+    wasm_downloads = []
+    with bench.fresh_page() as page:
+        page.context.on("request", lambda request: wasm_downloads.append(request.url)
+                        if request.url.endswith(".wasm") else None)
+        bench.first_block_result_ms(page)
+        first_key = urlparse(page.url).path
+        session = page.evaluate(NAMESPACE_MARK)
+        switches = []
+        for switch in range(max(3, bench.repeats)):
+            target = NEXT_CHAPTER if switch % 2 == 0 else BLOCK_CHAPTER
+            switched = page.evaluate(SWITCH_CHAPTER, bench.site_url + target)
+            if switched["state"] != "done":
+                raise RuntimeError(f"the first block of {target} failed: {switched['output']}")
+            switches.append(switched["result"])
+            if switch == 0:
+                seen = page.evaluate(NAMESPACE_SEEN, first_key)
+
+        moves = 10 if bench.repeats == 1 else 30
+        follow_link_to_figure(page, bench.site_url + FIGURE_CHAPTER, FIGURE)
+        slider = page.evaluate(SLIDER_RANGE, [FIGURE, SLIDER])
+        span = slider["max"] - slider["min"]
+        values = [str(round(slider["min"] + span * ((7 * k) % moves) / moves, 6)) for k in range(moves)]
+        round_trips = page.evaluate(FIGURE_ROUND_TRIPS, [FIGURE, SLIDER, values])
+        follow_link_to_figure(page, bench.site_url + LINE_FIT_CHAPTER, "line_fit")
+        runs = page.evaluate(FIGURE_ROUND_TRIPS, ["line_fit", "Run 100 steps", ["reset"] * bench.repeats])
+
+    checks = {"same interpreter": len(wasm_downloads) == 1 and seen["session"] == session,
+              "own namespace": not seen["here"] and seen["there"]}
+    note = (f"{len(switches)} switches between {BLOCK_CHAPTER} and {NEXT_CHAPTER}; same interpreter = one wasm "
+            f"download in the whole session; own namespace = a name set in {BLOCK_CHAPTER} is unseen in "
+            f"{NEXT_CHAPTER} and kept in {BLOCK_CHAPTER}")
+    return [row("switch", "Chapter switch (instant navigation): click -> first result",
+                median(switches), "ms", note=note, checks=checks),
+            row("round trip", f"Figure slider -> Python -> SVG ({SLIDER}, median of {moves})",
+                median(round_trips), "ms", note=f"slowest {max(round_trips):.1f} ms"),
+            row("run 100", '"Run 100 steps" of the line fit -> SVG', median(runs), "ms")]
+
+
+def follow_link_to_figure(page, url, widget):
+    """Click the navigation link to `url` (instant navigation), scroll to `widget`, wait until it is interactive."""
+    page.evaluate("url => [...document.querySelectorAll('a.md-nav__link')].find((a) => a.href === url).click()", url)
+    page.wait_for_url(url)
+    page.locator(f'[data-widget="{widget}"]').scroll_into_view_if_needed()
+    page.wait_for_function("widget => document.querySelector(`[data-widget=\"${widget}\"]`)?.dataset.python === 'ready'",
+                           arg=widget, timeout=PYTHON_TIMEOUT_MS)
+
+
+SLIDER_RANGE = """([widget, label]) => {
+  const figure = document.querySelector(`[data-widget="${widget}"]`);
+  const caption = [...figure.querySelectorAll("label")].find((l) => l.textContent.trim() === label);
+  const input = document.getElementById(caption.htmlFor);
+  return { min: Number(input.min), max: Number(input.max) };
+}"""
+
+
+# A name set in the first chapter's namespace must be unseen in the next chapter's and kept in its own.
+IMPORT_RUNTIME = """const { runtime } = await import(
+    document.querySelector("script[src$='main.mjs']").src.replace(/main\\.mjs$/, "runtime/runtime.mjs"));"""
+NAMESPACE_MARK = """async () => {
+  %s
+  await runtime.run({ page: location.pathname, code: "bench_marker = 1" });
+  return runtime.session;
+}""" % IMPORT_RUNTIME
+NAMESPACE_SEEN = """async (firstKey) => {
+  %s
+  const has_marker = async (page) => {
+    let text = "";
+    await runtime.run({ page, code: "print('bench_marker' in globals())", onOutput: (_, t) => { text += t; } });
+    return text.trim() === "True";
+  };
+  return { session: runtime.session, here: await has_marker(location.pathname), there: await has_marker(firstKey) };
+}""" % IMPORT_RUNTIME
+
+
+def measure_transfer(bench):
+    """Bytes a first visit transfers (new browser profile, service worker allowed): viewing a
+    chapter only, and running a chapter's first block."""
+    rows = []
+    for key, name, run_python in [("view only", f"Transfer, {FIGURE_CHAPTER} read at its top, nothing run", False),
+                                  ("with python", f"Transfer, {BLOCK_CHAPTER} with its first block run", True)]:
+        finished = []
+        with bench.persistent_context(f"transfer-{key}", service_workers="allow") as context:
+            context.on("requestfinished", lambda request: finished.append(request))
+            page = context.pages[0] if context.pages else context.new_page()
+            if run_python:
+                bench.first_block_result_ms(page, BLOCK_CHAPTER)
+            else:
+                page.goto(bench.site_url + FIGURE_CHAPTER, wait_until="load")
+            page.wait_for_timeout(VIEW_ONLY_SETTLE_MS)
+            counted = transfer_bytes(finished)
+            checks = {"nothing downloaded twice": not counted["twice"]}
+            if not run_python:
+                shown = page.evaluate(FIGURES_WITHOUT_PYTHON)
+                checks["Python not started"] = shown["python"] == "idle"
+                checks["figures painted without Python"] = 0 < shown["painted"] == shown["figures"]
+        note = (f"page+workers {counted['page']:,} B, service worker {counted['service worker']:,} B"
+                + (f"; downloaded twice: {', '.join(counted['twice'])}" if counted["twice"] else ""))
+        rows.append(row(key, name, counted["page"] + counted["service worker"], "bytes", note=note, checks=checks))
+    return rows
+
+
+FIGURES_WITHOUT_PYTHON = """() => ({
+  figures: document.querySelectorAll("[data-widget]").length,
+  painted: document.querySelectorAll("[data-widget] .widget__picture svg").length,
+  python: document.documentElement.dataset.pythonState || "idle",
+})"""
+
+
+def transfer_bytes(finished_requests):
+    """Header + encoded body bytes per finished request (Chromium's own counts, via Playwright),
+    split into the page with its workers and the service worker; responses the service worker
+    answered are not counted again. Also lists files whose body came over the network twice."""
+    totals = {"page": 0, "service worker": 0}
+    bodies = {}
+    for request in finished_requests:
+        response = request.existing_response
+        if response is None or response.from_service_worker:
+            continue
+        sizes = request.sizes()
+        size = sizes["responseHeadersSize"] + sizes["responseBodySize"]
+        totals["service worker" if request.service_worker else "page"] += size
+        if sizes["responseBodySize"] > 0:
+            path = urlparse(request.url).path
+            bodies[path] = bodies.get(path, 0) + 1
+    totals["twice"] = sorted(path for path, count in bodies.items() if count > 1)
+    return totals
+
+
+def measure_engine(bench):
+    """xor.py: the engine against micrograd under CPython, and the same engine inside Pyodide."""
+    results = xor.run(repeats=5 if bench.repeats > 1 else 1, include_pyodide=bench.repeats > 1)
+    rows = [row("engine", "Engine XOR time / micrograd's (CPython)", results["engine_xor_seconds"] * 1000, "ms",
+                bare=results["micrograd_xor_seconds"] * 1000, ratio=results["ratio"], note="bare column: micrograd")]
+    pyodide = results["pyodide"]
+    if pyodide:
+        rows.append(row("pyodide", "Engine XOR in Pyodide (Node) / CPython", pyodide["engine_xor_seconds"] * 1000,
+                        "ms", bare=results["engine_xor_seconds"] * 1000,
+                        ratio=pyodide["engine_xor_seconds"] / results["engine_xor_seconds"],
+                        note="bare column: CPython"))
+    return rows
+
+
+MEASUREMENTS = [measure_visits, measure_reader_session, measure_transfer, measure_engine]
+
+
+def format_table(rows):
+    """The rows as the fixed-width table the command prints."""
+    def number(value, unit):
+        if value is None:
+            return "-"
+        return f"{value / 1e6:.2f} MB" if unit == "bytes" else f"{value:,.1f} {unit}"
+
+    header = ["Measurement", "This site", "Bare / other", "Ratio", "Target", "Met"]
+    lines = [[r["name"], number(r["value"], r["unit"]), number(r["bare"], r["unit"]),
+              "-" if r["ratio"] is None else f"{r['ratio']:.2f}", r["target"],
+              {True: "yes", False: "NO", None: "-"}[r["met"]]] for r in rows]
+    widths = [max(len(str(line[i])) for line in [header] + lines) for i in range(len(header))]
+    rule = "  ".join("-" * width for width in widths)
+    text = [rule, "  ".join(h.ljust(w) for h, w in zip(header, widths)), rule]
+    for entry, line in zip(rows, lines):
+        text.append("  ".join(str(cell).ljust(width) for cell, width in zip(line, widths)))
+        checks = ", ".join(f"{name}: {'yes' if held else 'NO'}" for name, held in entry["checks"].items())
+        for detail in (checks, entry["note"]):
+            if detail:
+                text.append(f"    {detail}")
+    return "\n".join(text + [rule])
+
+
+def run(repeats=3, quick=False, only=None):
+    """Build, serve and measure (all of MEASUREMENTS, or those named in `only`, e.g. "visits");
+    returns the rows (dicts) in table order."""
+    measurements = [m for m in MEASUREMENTS if not only or m.__name__.removeprefix("measure_") in only]
+    repeats = 1 if quick else repeats
+    port = free_port()
+    site_url = f"http://127.0.0.1:{port}/"
+    with tempfile.TemporaryDirectory(prefix="bench-") as scratch:
+        site = build_site(Path(scratch) / "site", site_url)
+        shutil.copytree(BENCHMARKS / "bare", site / BARE_FOLDER)
+        with serve_site(site, port) as url, sync_playwright() as playwright:
+            bench = Bench(playwright, url, scratch, repeats)
+            try:
+                return [entry for measure in measurements for entry in measure(bench)]
+            finally:
+                bench.close()
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description="Measure the lesson site's speed targets in Chromium.")
+    parser.add_argument("--repeats", type=int, default=3, help="visits per timed row (default 3; medians)")
+    parser.add_argument("--quick", action="store_true", help="one repeat, no engine run inside Pyodide")
+    parser.add_argument("--only", nargs="+", metavar="NAME", help="only these measurements: " + ", ".join(
+        m.__name__.removeprefix("measure_") for m in MEASUREMENTS))
+    arguments = parser.parse_args(argv)
+    print(format_table(run(arguments.repeats, arguments.quick, arguments.only)))
+
+
+if __name__ == "__main__":
+    main()

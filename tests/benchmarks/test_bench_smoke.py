@@ -1,0 +1,35 @@
+"""test_bench_smoke.py: proves that `./dev.sh bench` still runs and measures every row, so it cannot rot.
+
+What it is: one quick run of run_all.run(quick=True) (one repeat, no engine run inside Pyodide),
+checking that every row of the table is there with a measured number, that the chapter switch kept
+one interpreter with a namespace per chapter, and that the table prints.
+
+What it is not: a speed test. No time or size is compared with a target here (the benchmark prints
+those); a slow machine passes as long as everything was measured.
+"""
+import math
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import run_all  # noqa: E402  (after the path is set)
+
+pytestmark = pytest.mark.browser
+
+
+def test_quick_benchmark_measures_every_row():
+    rows = run_all.run(quick=True)
+
+    expected = set(run_all.TARGETS) - {"pyodide"}  # the run inside Pyodide is skipped by --quick
+    assert {entry["key"] for entry in rows} == expected
+    for entry in rows:
+        assert isinstance(entry["value"], (int, float)) and math.isfinite(entry["value"]) and entry["value"] > 0, entry
+        assert entry["met"] in (True, False, None)
+        assert all(entry["checks"].values()), entry
+    switch = next(entry for entry in rows if entry["key"] == "switch")
+    assert set(switch["checks"]) == {"same interpreter", "own namespace"}
+    table = run_all.format_table(rows)
+    assert all(entry["name"] in table for entry in rows)

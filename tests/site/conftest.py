@@ -1,0 +1,108 @@
+"""conftest.py: fixtures for the browser tests: a built site, a local server, Chromium and a page.
+
+What it is: the shared setup for everything under tests/site. The site is built once per test
+session (so `pytest tests/site` works alone) for the exact address it is served at, because
+Material's instant navigation only follows links under `site_url`. Every request the page, its
+workers and its service workers make is recorded, so a test can assert that nothing left 127.0.0.1.
+
+What it is not: a place for assertions or page-driving code (see helpers.py). Contexts block
+service workers by default so an offline worker's one-time reload cannot race a test; a module
+that tests the service worker overrides the `context_options` fixture.
+
+Fixtures: built_site, site_url, subpath_site_url, browser, context_options, page,
+requests_made, outside_requests, page_errors.
+"""
+import pytest
+from playwright.sync_api import sync_playwright
+
+from helpers import (CHROMIUM_ARGS, UI_TIMEOUT_MS, build_site, chromium_path, free_port, is_outside,
+                     serve_site)
+
+SUB_PATH = "/some-repo/"
+
+
+def pytest_collection_modifyitems(items):
+    """Mark every test of this folder as a browser test (`pytest -m "not browser"` skips them)."""
+    for item in items:
+        if "tests/site/" in item.nodeid:
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def site_port():
+    """The port the site is built for and served on."""
+    return free_port()
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory, site_port):
+    """The site, built once per session into a temporary folder for http://127.0.0.1:<port>/."""
+    return build_site(tmp_path_factory.mktemp("site"), f"http://127.0.0.1:{site_port}/")
+
+
+@pytest.fixture(scope="session")
+def site_url(built_site, site_port):
+    """Base URL of the served site, e.g. "http://127.0.0.1:PORT/" (always ends with a slash)."""
+    with serve_site(built_site, site_port) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def subpath_site_url(tmp_path_factory):
+    """Base URL of a second build served under a sub-path, like a GitHub Pages project site."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}{SUB_PATH}"
+    directory = build_site(tmp_path_factory.mktemp("subpath-site"), url)
+    with serve_site(directory, port, base=SUB_PATH) as served:
+        yield served
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless Chromium for the whole session."""
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def context_options():
+    """Options for each test's browser context; override in a module to change them."""
+    return {"service_workers": "block"}
+
+
+@pytest.fixture
+def requests_made():
+    """URLs of every request of the page, its workers and service workers; filled while the test runs."""
+    return []
+
+
+@pytest.fixture
+def outside_requests():
+    """URLs of requests (page, workers) that did not go to 127.0.0.1; filled while the test runs."""
+    return []
+
+
+@pytest.fixture
+def page_errors():
+    """Uncaught errors of the page, as text; filled while the test runs."""
+    return []
+
+
+@pytest.fixture
+def page(browser, context_options, requests_made, outside_requests, page_errors):
+    """A fresh context and page whose every request is checked against 127.0.0.1."""
+    context = browser.new_context(**context_options)
+    context.set_default_timeout(UI_TIMEOUT_MS)
+
+    def record(request):
+        requests_made.append(request.url)
+        if is_outside(request.url):
+            outside_requests.append(request.url)
+
+    context.on("request", record)
+    new_page = context.new_page()
+    new_page.on("pageerror", lambda error: page_errors.append(str(error)))
+    yield new_page
+    context.close()

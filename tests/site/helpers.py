@@ -1,0 +1,288 @@
+"""helpers.py: building, serving and driving the lesson site in Chromium, for the browser tests.
+
+What it is: plain functions shared by every test under tests/site: build the site into a folder,
+serve a folder with site_scripts/serve.py, find Chromium, and drive runnable blocks the way a
+reader does (by role and visible label). The fixtures that use them live in conftest.py.
+
+What it is not: assertions. Helpers wait for the page to reach a state and return what it shows;
+the tests decide what is right. Every wait has a generous timeout because Python boots in the
+reader's browser (seconds, more on a busy machine); no helper measures speed.
+"""
+import asyncio
+import concurrent.futures
+import contextlib
+import html.parser
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlparse
+
+REPO = Path(__file__).resolve().parents[2]
+
+# Quiet, offline-safe Chromium flags (see shared notes): no sandbox as root, no background traffic,
+# and every host name except 127.0.0.1 resolves to nothing.
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+]
+
+PYTHON_TIMEOUT_MS = 180_000  # booting Pyodide plus a run, on a loaded 2-core machine
+UI_TIMEOUT_MS = 30_000
+PYTHON_BLOCK = re.compile(r"^Python")
+
+
+# ---- Build and serve ------------------------------------------------------------------------
+
+def chromium_path():
+    """The Chromium executable: $CHROMIUM, else the first one installed, else a clear error."""
+    candidates = [os.environ.get("CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium"),
+                  shutil.which("chromium-browser"), shutil.which("google-chrome")]
+    for candidate in candidates:
+        if candidate and Path(candidate).is_file():
+            return candidate
+    raise RuntimeError("No Chromium found: run ./dev.sh test (installs it) or set CHROMIUM=/path/to/chromium")
+
+
+def free_port():
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def build_site(destination, site_url):
+    """Build the site with `mkdocs build --strict` into `destination` for the address `site_url`."""
+    environment = {**os.environ, "SITE_URL": site_url, "NO_MKDOCS_2_WARNING": "1"}
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-d", str(destination)],
+        cwd=REPO, env=environment, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise RuntimeError(f"mkdocs build failed:\n{result.stdout}\n{result.stderr}")
+    return Path(destination)
+
+
+@contextlib.contextmanager
+def serve_site(directory, port, base="/", isolation_headers=False):
+    """Serve `directory` with site_scripts/serve.py on 127.0.0.1:`port` under `base`; yields the URL."""
+    command = [sys.executable, str(REPO / "site_scripts" / "serve.py"), str(directory),
+               "--host", "127.0.0.1", "--port", str(port), "--base", base, "--quiet"]
+    if isolation_headers:
+        command.append("--isolation-headers")
+    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    url = f"http://127.0.0.1:{port}{base}"
+    try:
+        wait_until_serving(url, server)
+        yield url
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def wait_until_serving(url, server, timeout_s=30):
+    """Return once `url` answers; raise with the server's error output if it died or never did."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"serve.py exited early: {server.stderr.read()}")
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except (urllib.error.URLError, ConnectionError):
+            time.sleep(0.1)
+    raise RuntimeError(f"serve.py did not answer at {url} within {timeout_s} s")
+
+
+def is_outside(url):
+    """True for a request that would leave this machine's 127.0.0.1 (data: and blob: stay local)."""
+    parsed = urlparse(url)
+    if parsed.scheme in ("data", "blob", "about", "chrome-extension", "chrome"):
+        return False
+    return parsed.hostname != "127.0.0.1"
+
+
+# ---- The built site's runnable blocks, and what CPython makes of them ----------------------
+
+class RunnableSources(html.parser.HTMLParser):
+    """Collects the original source (data-source) of every runnable block of an HTML page."""
+
+    def __init__(self):
+        super().__init__()
+        self.sources = []
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        if tag == "div" and "runnable" in (attributes.get("class") or "").split():
+            self.sources.append(attributes.get("data-source", ""))
+
+
+def runnable_sources(html_file):
+    """The sources of the runnable blocks of a built page, in page order."""
+    parser = RunnableSources()
+    parser.feed(Path(html_file).read_text(encoding="utf-8"))
+    return parser.sources
+
+
+def pages_with_blocks(site_directory, minimum=1):
+    """Paths (relative to the site's base URL, like "engine/") of built pages with >= `minimum` blocks."""
+    site_directory = Path(site_directory)
+    found = []
+    for html_file in sorted(site_directory.rglob("index.html")):
+        if len(runnable_sources(html_file)) >= minimum:
+            relative = html_file.parent.relative_to(site_directory).as_posix()
+            found.append("" if relative == "." else f"{relative}/")
+    return found
+
+
+def cpython_outputs(sources):
+    """Run `sources` in order in one namespace with the same session module the browser uses,
+    here in CPython with engine/ importable; return [(ok, output_text), ...], one per block."""
+    for folder in (str(REPO / "engine"), str(REPO)):
+        if folder not in sys.path:
+            sys.path.insert(0, folder)
+    from site_scripts.runtime import session
+
+    async def run_all():
+        results = []
+        for number, source in enumerate(sources, start=1):
+            pieces = []
+            report = await session.run("cpython", source, lambda stream, text: pieces.append(text),
+                                       filename=f"<block {number}>", fresh=number == 1)
+            results.append((not report, "".join(pieces)))
+        return results
+
+    # Playwright's sync API owns this thread's event loop, so the session runs in a thread of its own.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as executor:
+        return executor.submit(asyncio.run, run_all()).result()
+
+
+# ---- Pages ---------------------------------------------------------------------------------
+
+def open_lesson(page, site_url, path=""):
+    """Go to `path` (relative to the site's base URL) and wait until its runnable blocks are mounted."""
+    page.goto(site_url + path.lstrip("/"))
+    wait_blocks_mounted(page)
+
+
+def wait_blocks_mounted(page):
+    """Wait until the scripts turned every static runnable block of the page into a live one."""
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('div.runnable')].every(b => b.dataset.mounted === 'true')",
+        timeout=UI_TIMEOUT_MS)
+
+
+def wait_python_ready(page, timeout=PYTHON_TIMEOUT_MS):
+    """Wait until the page's Python runtime has booted and installed the wheels."""
+    page.wait_for_function("() => document.documentElement.dataset.pythonState === 'ready'"
+                           " || document.documentElement.dataset.pythonState === 'running'",
+                           timeout=timeout)
+
+
+def python_state(page):
+    """The runtime's state as the page shows it: idle, starting, ready, running or error."""
+    return page.evaluate("() => document.documentElement.dataset.pythonState || 'idle'")
+
+
+# ---- Runnable blocks -------------------------------------------------------------------------
+
+def blocks(page):
+    """All runnable blocks of the page, as one locator (role group, name starting with "Python")."""
+    return page.get_by_role("group", name=PYTHON_BLOCK)
+
+
+def block(page, number):
+    """The `number`-th runnable block of the page, counting from 1 as its label "Python block N" does."""
+    return blocks(page).nth(number - 1)
+
+
+def block_titled(page, title):
+    """The runnable block whose fence said title="...", by its accessible name "Python: <title>"."""
+    return page.get_by_role("group", name=f"Python: {title}", exact=True)
+
+
+def run_count(block_locator):
+    """How many runs of this block have finished (the block counts them in data-runs)."""
+    return int(block_locator.get_attribute("data-runs") or 0)
+
+
+def run_block(block_locator, timeout=PYTHON_TIMEOUT_MS):
+    """Press the block's Run button, wait for that run to finish and return the output text."""
+    before = run_count(block_locator)
+    block_locator.get_by_role("button", name="Run", exact=True).click()
+    wait_run_finished(block_locator, before, timeout)
+    return output_text(block_locator)
+
+
+def wait_run_finished(block_locator, runs_before, timeout=PYTHON_TIMEOUT_MS):
+    """Wait until the block has finished more runs than `runs_before` and is not busy."""
+    block_locator.page.wait_for_function(
+        "([element, before]) => Number(element.dataset.runs || 0) > before"
+        " && element.getAttribute('aria-busy') !== 'true'",
+        arg=[block_locator.element_handle(), runs_before], timeout=timeout)
+
+
+def wait_running(block_locator, timeout=PYTHON_TIMEOUT_MS):
+    """Wait until the block's code is actually executing in Python (not just queued or booting)."""
+    block_locator.page.wait_for_function(
+        "element => element.dataset.state === 'running'",
+        arg=block_locator.element_handle(), timeout=timeout)
+
+
+def press(block_locator, name):
+    """Press one of the block's buttons by its exact visible name ("Run", "Reset", "Stop")."""
+    block_locator.get_by_role("button", name=name, exact=True).click()
+
+
+def output_text(block_locator):
+    """The text of the block's output log, as a reader sees it."""
+    return block_locator.get_by_role("log", include_hidden=True).text_content() or ""
+
+
+def open_editor(block_locator):
+    """Click the code so the CodeMirror editor mounts; return the editable content's locator."""
+    content = block_locator.locator(".cm-content")
+    if content.count() == 0:
+        block_locator.locator("pre").first.click()
+    content.wait_for(timeout=UI_TIMEOUT_MS)
+    return content
+
+
+def set_code(block_locator, code):
+    """Replace the block's code by typing into its editor, as a reader would."""
+    content = open_editor(block_locator)
+    content.click()
+    page = block_locator.page
+    page.keyboard.press("Control+A")
+    page.keyboard.press("Delete")
+    page.keyboard.insert_text(code)
+
+
+def editor_text(block_locator):
+    """The block's current code, read from the editor's state (or the static code before it mounts)."""
+    return block_locator.evaluate("element => element.runnableCode ? element.runnableCode() : ''")
+
+
+def wait_output_contains(block_locator, text, timeout=PYTHON_TIMEOUT_MS):
+    """Wait until the block's output log shows `text` (e.g. a note that arrives after the run ended)."""
+    block_locator.page.wait_for_function(
+        "([element, text]) => (element.querySelector('[role=log]')?.textContent || '').includes(text)",
+        arg=[block_locator.element_handle(), text], timeout=timeout)
+
+
+def wait_not_busy(block_locator, timeout=PYTHON_TIMEOUT_MS):
+    """Wait until the block is neither queued, running nor restoring earlier definitions."""
+    block_locator.page.wait_for_function(
+        "element => element.getAttribute('aria-busy') !== 'true'",
+        arg=block_locator.element_handle(), timeout=timeout)
+
+
+def python_session(page):
+    """A number that changes every time the page's Python is replaced by a fresh interpreter."""
+    return int(page.evaluate("() => document.documentElement.dataset.pythonSession || 0"))

@@ -1,0 +1,209 @@
+"""test_accessibility.py: axe-core on every page in light and dark mode, and keyboard-only use.
+
+What it is: axe-core (node_modules/axe-core, the npm package) scans every built page, in Material's
+light ("default") and dark ("slate") scheme, once the blocks are mounted, the figures drawn and the
+math typeset, and again on a page whose blocks have printed output and an error and whose figures
+have been used; no serious or critical violation may remain. Then a reader with only a keyboard goes
+through each page with blocks or figures by Tab: every control of every block and figure is reached,
+shows a visible focus outline, and works (Enter runs a block, End moves a slider). Output regions are
+polite live regions (role log / aria-live polite), so screen readers announce them without interrupting.
+
+What it is not: a fix list. The colour fixes live in site_scripts/theme/contrast.css and the views.
+axe is injected with page.evaluate: code evaluated through the browser's DevTools protocol is not
+subject to the page's Content-Security-Policy (an added <script> tag would be refused), so the
+policy stays on during the scan.
+"""
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from helpers import PYTHON_TIMEOUT_MS, REPO, UI_TIMEOUT_MS, block, run_block, set_code, wait_blocks_mounted
+
+AXE_SOURCE = (REPO / "node_modules" / "axe-core" / "axe.min.js").read_text(encoding="utf-8")
+SCHEMES = {"light": "default", "dark": "slate"}  # Playwright's colour scheme -> Material's palette scheme
+RUN_AXE = """async () => {
+  const result = await axe.run(document, { resultTypes: ["violations"] });
+  return result.violations.filter((violation) => ["serious", "critical"].includes(violation.impact))
+    .map((violation) => `${violation.id} (${violation.impact}): ` + violation.nodes.slice(0, 3)
+      .map((node) => `${node.target.join(" ")}: ${node.failureSummary.replace(/\\s+/g, " ")}`).join(" | "));
+}"""
+FOCUS_REPORT = """() => {
+  const focused = document.activeElement;
+  const part = focused.closest(".runnable, .widget");
+  const editor = focused.closest(".runnable__editor");  // CodeMirror's content: its frame shows the focus
+  const outlined = editor ?? focused;
+  const style = getComputedStyle(outlined);
+  const code = editor ?? focused.closest(".runnable pre");
+  return {
+    inside: part !== null,
+    inEditor: editor !== null,
+    codeOf: code ? part.getAttribute("aria-label") : null,
+    name: `${focused.tagName} ${focused.getAttribute("aria-label") || focused.labels?.[0]?.textContent || focused.textContent.trim().slice(0, 40)}`,
+    control: focused.dataset.keyboardControl ?? null,
+    atStart: focused.classList.contains("md-skip"),
+    outline: style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0,
+  };
+}"""
+STILL_PRESENT = """() => [...document.querySelectorAll("[data-keyboard-control]")].map((control) => control.dataset.keyboardControl)"""
+BLOCK_NAMES = """() => [...document.querySelectorAll(".runnable")].map((element) => element.getAttribute("aria-label"))"""
+MARK_CONTROLS = """() => {
+  const controls = [...document.querySelectorAll(
+    ".runnable button:not([disabled]), .runnable pre[tabindex], .widget button:not([disabled]), .widget input:not([disabled])")];
+  const names = {};  // marker -> name; the radios of one group share a marker (Tab enters the group once)
+  controls.forEach((control, index) => {
+    const marker = control.type === "radio" ? `radios ${control.name}` : String(index);
+    control.dataset.keyboardControl = marker;
+    names[marker] ??= `${control.tagName} ${control.getAttribute("aria-label") || control.labels?.[0]?.textContent || control.textContent.trim().slice(0, 40)}`;
+  });
+  return names;
+}"""
+
+
+def built_pages(built_site):
+    """{path relative to the site's base URL: HTML} for every built page ("" is the home page)."""
+    pages = {}
+    for html_file in sorted(Path(built_site).rglob("*.html")):
+        relative = html_file.relative_to(built_site).as_posix()
+        path = relative[:-len("index.html")] if relative.endswith("index.html") else relative
+        pages[path] = html_file.read_text(encoding="utf-8")
+    return pages
+
+
+def pages_with_parts(built_site):
+    """Paths of the pages that hold runnable blocks or figures."""
+    return [path for path, html in built_pages(built_site).items()
+            if 'class="runnable"' in html or "data-widget=" in html]
+
+
+def wait_page_drawn(page):
+    """Blocks mounted, every figure drawn from its starting state, math typeset."""
+    wait_blocks_mounted(page)
+    page.wait_for_function("""() => [...document.querySelectorAll("[data-widget]")]
+        .every((figure) => figure.querySelector(".widget__picture svg"))
+      && (document.querySelector(".arithmatex") === null || document.querySelector(".katex") !== null)""",
+                           timeout=UI_TIMEOUT_MS)
+
+
+def serious_violations(page):
+    page.evaluate(AXE_SOURCE)
+    return page.evaluate(RUN_AXE)
+
+
+@pytest.fixture(params=list(SCHEMES))
+def scheme_page(request, browser):
+    """A page in a context whose colour scheme is light or dark; Material follows it."""
+    context = browser.new_context(service_workers="block", color_scheme=request.param)
+    context.set_default_timeout(UI_TIMEOUT_MS)
+    page = context.new_page()
+    yield page, SCHEMES[request.param]
+    context.close()
+
+
+def test_axe_finds_no_serious_violation_on_any_page(scheme_page, site_url, built_site):
+    page, palette = scheme_page
+    found = {}
+    for path in built_pages(built_site):
+        page.goto(site_url + path)
+        expect(page.locator("body")).to_have_attribute("data-md-color-scheme", palette)
+        wait_page_drawn(page)
+        found[path or "home"] = serious_violations(page)
+    # A page with Python at work: output, a traceback in red, a revealed curve, a traced graph.
+    page.goto(site_url + "derivatives/")
+    wait_page_drawn(page)
+    set_code(block(page, 1), "print('some output')\nraise ValueError('an error, shown in red')\n")
+    assert "ValueError" in run_block(block(page, 1))
+    page.get_by_role("button", name="Reveal full curve").click()
+    page.get_by_role("button", name="Evaluate x × x").click()
+    expect(page.get_by_role("button", name="Seed output gradient")).to_have_attribute("aria-disabled", "false",
+                                                                                       timeout=PYTHON_TIMEOUT_MS)
+    found["derivatives with Python at work"] = serious_violations(page)
+    assert {path: problems for path, problems in found.items() if problems} == {}
+
+
+def test_every_block_and_figure_works_by_keyboard_with_visible_focus(browser, site_url, built_site):
+    context = browser.new_context(service_workers="block")
+    context.set_default_timeout(UI_TIMEOUT_MS)
+    page = context.new_page()
+    try:
+        for path in pages_with_parts(built_site):
+            page.goto(site_url + path)
+            wait_page_drawn(page)
+            if page.locator(".runnable").count():   # Enter on the first Run button runs the block
+                focus_by_tab(page, "Run")
+                page.keyboard.press("Enter")
+                expect(block(page, 1)).to_have_attribute("data-runs", "1", timeout=PYTHON_TIMEOUT_MS)
+                assert block(page, 1).get_by_role("log").text_content().strip()
+            figures = page.locator("[data-widget]")
+            for index in range(figures.count()):     # once Python is ready, the figures' controls are enabled
+                figures.nth(index).scroll_into_view_if_needed()
+                expect(figures.nth(index).locator("button, input").first).to_be_enabled(timeout=PYTHON_TIMEOUT_MS)
+            expected = page.evaluate(MARK_CONTROLS)
+            reached, code_reached, unmarked = walk_by_tab(page)
+            assert unmarked == [], f"{path}: focus without a visible outline on {unmarked}"
+            # A block's static code (and Material's copy button in it) makes way for the editor when focused.
+            missed = sorted({expected[marker] for marker in page.evaluate(STILL_PRESENT) if marker not in reached})
+            assert missed == [], f"{path}: Tab never reached {missed}"
+            assert code_reached == set(page.evaluate(BLOCK_NAMES)), f"{path}: the code of a block is not reachable"
+            if figures.count():                      # End moves a slider; the figure answers
+                slider = page.locator("[data-widget] input[type=range]").first
+                if slider.count():
+                    slider.focus()
+                    page.keyboard.press("End")
+                    expect(slider).to_have_value(slider.get_attribute("max"))
+                    expect(slider.locator("xpath=ancestor::*[@data-widget]")).to_have_attribute(
+                        "aria-busy", "false", timeout=PYTHON_TIMEOUT_MS)
+                radios = page.locator("[data-widget] input[type=radio]")
+                if radios.count() > 1:               # arrow keys move the choice within a radio group
+                    radios.first.focus()
+                    page.keyboard.press("ArrowDown")
+                    expect(radios.nth(1)).to_be_checked()
+    finally:
+        context.close()
+
+
+def focus_by_tab(page, name, limit=200):
+    """Press Tab from the top of the page until the focused element is the button called `name`."""
+    page.locator(".md-skip").focus()
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.textContent.trim()") == name:
+            return
+        if page.evaluate("() => document.activeElement.closest('.cm-content') !== null"):
+            page.keyboard.press("Escape")  # the editor keeps Tab for indenting until Escape
+    pytest.fail(f"Tab never reached a button named {name!r}")
+
+
+def walk_by_tab(page, limit=500):
+    """Tab through the whole page once; return (marked controls reached, blocks whose code was reached,
+    names of elements focused without a visible outline)."""
+    page.locator(".md-skip").focus()  # Material's "Skip to content" link: the first stop of the page
+    reached, code_reached, unmarked = set(), set(), []
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        report = page.evaluate(FOCUS_REPORT)
+        if report["inside"] and not report["outline"]:
+            unmarked.append(report["name"])
+        if report["control"] is not None:
+            reached.add(report["control"])
+        if report["codeOf"] is not None:
+            code_reached.add(report["codeOf"])
+        if report["inEditor"]:
+            page.keyboard.press("Escape")
+        if report["atStart"]:  # one full round through the page
+            break
+    return reached, code_reached, unmarked
+
+
+def test_output_and_figure_messages_are_polite_live_regions(page, site_url, built_site):
+    for path in pages_with_parts(built_site):
+        page.goto(site_url + path)
+        wait_page_drawn(page)
+        outputs = page.locator(".runnable").get_by_role("log", include_hidden=True)
+        assert outputs.count() == page.locator(".runnable").count()
+        for index in range(outputs.count()):
+            expect(outputs.nth(index)).to_have_attribute("aria-live", "polite")
+        messages = page.locator("[data-widget] .widget__messages")
+        assert messages.count() == page.locator("[data-widget]").count()
+        for index in range(messages.count()):
+            expect(messages.nth(index)).to_have_attribute("aria-live", "polite")

@@ -1,0 +1,83 @@
+"""test_article_blocks.py: every runnable block of every lesson page runs cleanly in Chromium.
+
+What it is: for each page of docs/ that has runnable blocks, two visits of the built site served on
+127.0.0.1. First every block is run in page order; then, on a fresh visit, only the last block is
+clicked, which must run all earlier blocks first. Each time every block must end without an error
+and print what the same blocks print when run in order in CPython with the same session module,
+numbers equal up to rounding noise (the expected output is derived, never written down here).
+Pages with a single block get only the first visit: for them both orders are the same.
+What it is not: a test of the block machinery itself (test_blocks.py) or of the numbers the prose
+states (tests/article/test_numbers.py).
+"""
+import math
+import re
+from pathlib import Path
+
+import pytest
+
+from helpers import block, blocks, cpython_outputs, open_lesson, output_text, run_block, runnable_sources
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+RUNNABLE_FENCE = re.compile(r"^```runnable\b", flags=re.M)
+
+
+def lesson_paths(minimum_blocks=1):
+    """Site paths ("", "engine/", ...) of the pages with at least `minimum_blocks` runnable fences."""
+    paths = []
+    for markdown in sorted(DOCS.glob("*.md")):
+        if len(RUNNABLE_FENCE.findall(markdown.read_text(encoding="utf-8"))) >= minimum_blocks:
+            paths.append("" if markdown.stem == "index" else f"{markdown.stem}/")
+    return paths
+
+
+@pytest.fixture(scope="module")
+def expected_outputs(built_site):
+    """{path: [output, ...]}: what CPython prints for each page's blocks, run in page order."""
+    expected = {}
+    for path in lesson_paths():
+        results = cpython_outputs(runnable_sources(built_site / path / "index.html"))
+        failed = [number for number, (ok, _) in enumerate(results, start=1) if not ok]
+        assert failed == [], f"{path or 'home'}: blocks {failed} fail even in CPython"
+        expected[path] = [output for _, output in results]
+    return expected
+
+
+NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+def same_output(shown, expected):
+    """Equal text, and numbers equal up to rounding noise: WebAssembly's libm (tanh) may differ from
+    the desktop's in the last bits, which shows only in residues such as a final loss of 1e-28."""
+    if NUMBER.split(shown) != NUMBER.split(expected):
+        return False
+    pairs = zip(NUMBER.findall(shown), NUMBER.findall(expected))
+    return all(math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=1e-12) for a, b in pairs)
+
+
+def assert_all_blocks_done(page, expected):
+    located = blocks(page)
+    assert located.count() == len(expected)
+    for number, expected_output in enumerate(expected, start=1):
+        current = block(page, number)
+        shown = output_text(current)
+        assert current.get_attribute("data-state") == "done", f"block {number} ended with:\n{shown}"
+        assert same_output(shown, expected_output), f"block {number}:\n{shown}\nCPython:\n{expected_output}"
+
+
+@pytest.mark.parametrize("path", lesson_paths(), ids=lambda path: path.strip("/") or "home")
+def test_blocks_run_in_page_order(page, site_url, path, expected_outputs, page_errors):
+    expected = expected_outputs[path]
+    open_lesson(page, site_url, path)
+    for number in range(1, len(expected) + 1):
+        run_block(block(page, number))
+    assert_all_blocks_done(page, expected)
+    assert page_errors == []
+
+
+@pytest.mark.parametrize("path", lesson_paths(minimum_blocks=2), ids=lambda path: path.strip("/") or "home")
+def test_last_block_first_runs_the_earlier_ones(page, site_url, path, expected_outputs, page_errors):
+    expected = expected_outputs[path]
+    open_lesson(page, site_url, path)
+    run_block(block(page, len(expected)))
+    assert_all_blocks_done(page, expected)
+    assert page_errors == []

@@ -1,0 +1,206 @@
+"""test_blocks.py: runnable blocks in Chromium: run, edit, reset, predecessors, errors, stop, locality.
+
+What it is: the reader's view of a runnable block, checked against the built site served on
+127.0.0.1, both at the root and under a sub-path (/some-repo/), like a GitHub Pages project site.
+Expected outputs are not written down here: a real block must print what the same session module
+prints in CPython for the same code, and edited blocks compute values the test derives itself.
+
+What it is not: a check of the article's prose or numbers (tests/article) nor of speed.
+"""
+import re
+
+import pytest
+
+from helpers import (block, blocks, cpython_outputs, editor_text, free_port, open_lesson, output_text,
+                     pages_with_blocks, press, run_block, runnable_sources, serve_site, set_code,
+                     wait_run_finished, wait_running)
+
+LOCATIONS = ["site_url", "subpath_site_url"]
+RUNTIME_FILES = ("session.py", "_pyodide", "pyodide.asm", "tutor/")
+
+
+@pytest.fixture(params=LOCATIONS, ids=["root", "sub-path"])
+def base_url(request):
+    """The served site's base URL, at the root and under a sub-path."""
+    return request.getfixturevalue(request.param)
+
+
+@pytest.fixture(scope="module")
+def lesson_path(built_site):
+    """A page with at least two runnable blocks (the article decides which)."""
+    candidates = pages_with_blocks(built_site, minimum=2)
+    assert candidates, "the built site has no page with two runnable blocks"
+    return candidates[0]
+
+
+def assert_local_and_quiet(requests_made, outside_requests, page_errors):
+    """Python booted from this site (the worker's requests were seen), nothing left 127.0.0.1,
+    and the page raised no uncaught error."""
+    assert any(url.endswith("pyodide.asm.wasm") for url in requests_made), \
+        "the worker's requests were not recorded, so locality would be checked on nothing"
+    assert outside_requests == []
+    assert page_errors == []
+
+
+def test_clicking_the_last_block_runs_the_page_as_cpython_does(
+        page, base_url, built_site, lesson_path, requests_made, outside_requests, page_errors):
+    sources = runnable_sources(built_site / lesson_path / "index.html")
+    expected = cpython_outputs(sources)
+    open_lesson(page, base_url, lesson_path)
+    assert blocks(page).count() == len(sources)
+
+    run_block(block(page, len(sources)))
+
+    for number, (ok, text) in enumerate(expected, start=1):
+        shown = output_text(block(page, number))
+        if ok:
+            assert shown == text, f"block {number}"
+        else:  # tracebacks differ in paths and carets between CPython versions; the error must not
+            assert shown.splitlines()[-1] == text.splitlines()[-1], f"block {number}"
+        assert block(page, number).get_attribute("data-runs") == "1", f"block {number} ran once"
+    assert_local_and_quiet(requests_made, outside_requests, page_errors)
+
+
+def test_edited_code_runs_and_reset_restores_the_original(
+        page, base_url, lesson_path, requests_made, outside_requests, page_errors):
+    open_lesson(page, base_url, lesson_path)
+    first = block(page, 1)
+    original = editor_text(first)
+    edited = "total = sum(range(1, 10))\nprint('edited', total)"
+    set_code(first, edited)
+    assert editor_text(first) == edited
+
+    assert run_block(first) == f"edited {sum(range(1, 10))}\n"
+
+    press(first, "Reset")
+    assert editor_text(first) == original
+    assert output_text(first) == ""
+    assert_local_and_quiet(requests_made, outside_requests, page_errors)
+
+
+@pytest.mark.parametrize("keys", ["Control+Enter", "Shift+Enter"])
+def test_keyboard_shortcut_runs_the_block(page, site_url, lesson_path, keys, page_errors):
+    open_lesson(page, site_url, lesson_path)
+    first = block(page, 1)
+    set_code(first, "print(2 ** 10)")
+    runs_before = int(first.get_attribute("data-runs"))
+
+    page.keyboard.press(keys)
+    wait_run_finished(first, runs_before)
+
+    assert output_text(first) == "1024\n"
+    assert editor_text(first) == "print(2 ** 10)", "the shortcut must not insert a line break"
+    assert page_errors == []
+
+
+def test_a_later_block_first_runs_earlier_ones_once(
+        page, base_url, lesson_path, requests_made, outside_requests, page_errors):
+    open_lesson(page, base_url, lesson_path)
+    first, second = block(page, 1), block(page, 2)
+    set_code(first, "shared = [20]\nprint('first block ran')")
+    set_code(second, "shared.append(22)\nprint(sum(shared))")
+
+    assert run_block(second) == "42\n"
+    assert output_text(first) == "first block ran\n"
+
+    assert run_block(second) == "64\n", "the second run reuses the namespace without rerunning block 1"
+    assert first.get_attribute("data-runs") == "1"
+    assert_local_and_quiet(requests_made, outside_requests, page_errors)
+
+
+def test_an_exception_shows_a_traceback_of_the_readers_code_and_the_next_run_works(
+        page, base_url, lesson_path, requests_made, outside_requests, page_errors):
+    open_lesson(page, base_url, lesson_path)
+    first = block(page, 1)
+    set_code(first, "def ratio(a, b):\n    return a / b\n\nratio(1, 0)")
+
+    shown = run_block(first)
+
+    assert shown.startswith("Traceback (most recent call last):")
+    assert "in ratio" in shown and shown.rstrip().endswith("ZeroDivisionError: division by zero")
+    assert not [name for name in RUNTIME_FILES if name in shown], shown
+    assert first.get_attribute("data-state") == "error"
+
+    set_code(first, "print(ratio(6, 3))")
+    assert run_block(first) == "2.0\n"
+    assert_local_and_quiet(requests_made, outside_requests, page_errors)
+
+
+def test_stop_ends_an_endless_loop_and_the_block_runs_again(
+        page, base_url, lesson_path, requests_made, outside_requests, page_errors):
+    open_lesson(page, base_url, lesson_path)
+    first = block(page, 1)
+    set_code(first, "while True:\n    pass")
+    runs_before = int(first.get_attribute("data-runs"))
+    press(first, "Run")
+    wait_running(first)
+
+    press(first, "Stop")
+    wait_run_finished(first, runs_before)
+
+    assert first.get_attribute("data-state") == "stopped"
+    assert "Stopped" in output_text(first)
+    set_code(first, "print('running again')")
+    assert run_block(first) == "running again\n"
+    assert_local_and_quiet(requests_made, outside_requests, page_errors)
+
+
+def test_stop_also_cancels_a_run_waiting_behind_the_stopped_one(page, site_url, lesson_path, page_errors):
+    open_lesson(page, site_url, lesson_path)
+    first, second = block(page, 1), block(page, 2)
+    set_code(first, "while True:\n    pass")
+    set_code(second, "print('second block ran')")
+    first_runs, second_runs = int(first.get_attribute("data-runs")), int(second.get_attribute("data-runs"))
+    press(first, "Run")
+    wait_running(first)
+    press(second, "Run")
+    assert second.get_attribute("data-state") == "queued"
+
+    press(first, "Stop")
+    wait_run_finished(first, first_runs)
+    wait_run_finished(second, second_runs)
+
+    assert second.get_attribute("data-state") == "stopped"
+    assert "second block ran" not in output_text(second)
+    set_code(first, "print('first block ran')")
+    assert run_block(second) == "second block ran\n"
+    assert output_text(first) == "first block ran\n"
+    assert page_errors == []
+
+
+def test_stop_interrupts_and_keeps_definitions_on_an_isolated_page(page, built_site, lesson_path, page_errors):
+    with serve_site(built_site, free_port(), isolation_headers=True) as isolated_url:
+        open_lesson(page, isolated_url, lesson_path)
+        assert page.evaluate("() => crossOriginIsolated")
+        first = block(page, 1)
+        set_code(first, "kept = 'still here'\nwhile True:\n    pass")
+        runs_before = int(first.get_attribute("data-runs"))
+        press(first, "Run")
+        wait_running(first)
+
+        press(first, "Stop")
+        wait_run_finished(first, runs_before)
+
+        assert "KeyboardInterrupt" in output_text(first)
+        set_code(first, "print(kept)")
+        assert run_block(first) == "still here\n"
+        assert page_errors == []
+
+
+def test_blocks_survive_instant_navigation_without_a_new_page_load(page, site_url, built_site):
+    paths = pages_with_blocks(built_site)
+    assert len(paths) >= 2, "needs two pages with runnable blocks"
+    open_lesson(page, site_url, paths[0])
+    set_code(block(page, 1), "print('first page')")
+    assert run_block(block(page, 1)) == "first page\n"
+    page.evaluate("() => { window.loadedOnce = true; }")
+
+    page.locator(f'a[href$="{paths[1]}"]').first.click()
+    page.wait_for_url(re.compile(re.escape(paths[1]) + "$"))
+    page.wait_for_function("() => document.querySelectorAll('div.runnable[data-mounted]').length > 0")
+
+    assert page.evaluate("() => window.loadedOnce === true"), "the click reloaded the page"
+    set_code(block(page, 1), "print('second page')")
+    assert run_block(block(page, 1)) == "second page\n"
+    for number in range(1, blocks(page).count() + 1):
+        assert block(page, number).get_by_role("button", name="Run", exact=True).count() == 1

@@ -1,0 +1,340 @@
+"""test_hosting.py: the lesson hosted like a teacher hosts it: offline, isolated, under a sub-path, zipped.
+
+What it is: Chromium tests of issue #6 against the built site served by site_scripts/serve.py with
+service workers allowed: offline use after one visit, cross-origin isolation gained by the service
+worker on a server that sends no isolation headers (and no reload where the host sends them), the
+first visit left alone once the reader touched it, a project sub-path, no request leaving the site's
+origin, the classroom zip started with its own command, and a new build replacing the old cache.
+
+What it is not: tests of blocks or figures themselves (test_blocks.py, test_figures.py); here they
+only prove that the hosted site still runs Python.
+"""
+import importlib.util
+import json
+import re
+import shutil
+import subprocess
+import sys
+import zipfile
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urlparse
+from urllib.request import urlopen
+from xml.etree import ElementTree
+
+import pytest
+from playwright.sync_api import expect
+
+from helpers import (PYTHON_TIMEOUT_MS, REPO, UI_TIMEOUT_MS, block, blocks, free_port, open_lesson,
+                     press, run_block, serve_site, set_code, wait_blocks_mounted)
+
+HOOK = REPO / "site_scripts" / "hooks" / "offline.py"
+ISOLATION_HEADERS = {"cross-origin-opener-policy": "same-origin",
+                     "cross-origin-embedder-policy": "require-corp"}
+# An engine computation whose answer the tests know: d(x*x + x)/dx at x = 3 is 2*3 + 1.
+ENGINE_CHECK = "from tinygrad import Value\nx = Value(3.0)\ny = x * x + x\ny.backward()\nprint('slope', x.grad)\n"
+ENGINE_CHECK_OUTPUT = "slope 7.0"
+
+
+def load_offline_hook():
+    spec = importlib.util.spec_from_file_location("offline_hook", HOOK)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+OFFLINE_HOOK = load_offline_hook()
+
+
+@pytest.fixture
+def context_options():
+    """Service workers allowed: they are what this module tests."""
+    return {"service_workers": "allow"}
+
+
+# ---- The built site, read from disk ---------------------------------------------------------
+
+class _Tags(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.runnable = self.widgets = 0
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        self.runnable += "runnable" in (attributes.get("class") or "").split()
+        self.widgets += "data-widget" in attributes
+
+
+def lesson_pages(site_dir):
+    """Site-relative paths of every page in sitemap.xml ("" for the home page)."""
+    tree = ElementTree.parse(site_dir / "sitemap.xml")
+    locations = [element.text for element in tree.iter() if element.tag.endswith("loc")]
+    base = urlparse(locations[0]).path  # the home page comes first
+    return [urlparse(location).path[len(base):] for location in locations]
+
+
+def page_contents(site_dir, path):
+    tags = _Tags()
+    tags.feed((site_dir / path / "index.html").read_text(encoding="utf-8"))
+    return tags
+
+
+def chapters_with_blocks_and_figures(site_dir):
+    contents = {path: page_contents(site_dir, path) for path in lesson_pages(site_dir)}
+    return [path for path, tags in contents.items() if tags.runnable and tags.widgets]
+
+
+def worker_build(site_dir):
+    """The build's version and {path: integrity} list, as the hook wrote them into the worker."""
+    text = (site_dir / "service-worker.js").read_text(encoding="utf-8")
+    return json.loads(re.search(r"^const BUILD = (\{.*?^\});$", text, re.S | re.M).group(1))
+
+
+# ---- Driving the page ------------------------------------------------------------------------
+
+def record_document_loads(page):
+    """Main-frame document requests of `page` (one per load or reload; instant navigation makes none)."""
+    loads = []
+    page.on("request", lambda request: request.is_navigation_request()
+            and request.frame == page.main_frame and loads.append(request))
+    return loads
+
+
+def wait_isolated(page):
+    page.wait_for_function("() => crossOriginIsolated && navigator.serviceWorker.controller !== null",
+                           timeout=PYTHON_TIMEOUT_MS)
+
+
+def wait_offline_copy(page):
+    """Wait until the service worker reports its copy of the whole lesson complete (it makes one once
+    Python has run in the page)."""
+    page.wait_for_function("() => document.documentElement.dataset.offline === 'ready'", timeout=PYTHON_TIMEOUT_MS)
+
+
+def wait_controlled(page):
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=PYTHON_TIMEOUT_MS)
+
+
+def check_figure_computes(page):
+    """Operate the page's first figure (its first slider, else its first button) and return once
+    Python's answer has changed what it shows. Figures draw their starting state without Python."""
+    figure = page.locator("[data-widget]").first
+    control = figure.locator("input[type=range]")
+    if control.count() == 0:
+        control = figure.locator("button:not([aria-disabled=true])")
+    control = control.first
+    control.scroll_into_view_if_needed()  # Python starts when a figure nears the view
+    expect(control).to_be_enabled(timeout=PYTHON_TIMEOUT_MS)  # enabled once Python is ready
+    shown_before = figure.inner_html()
+    if control.get_attribute("type") == "range":
+        control.focus()
+        page.keyboard.press("ArrowRight")
+    else:
+        control.click()
+    page.wait_for_function("([element, before]) => element.getAttribute('aria-busy') === 'false'"
+                           " && element.innerHTML !== before",
+                           arg=[figure.element_handle(), shown_before], timeout=PYTHON_TIMEOUT_MS)
+    assert figure.locator(".widget__error").count() == 0, figure.inner_text()
+
+
+def check_engine_runs(page):
+    """Type the engine check into the page's first block, run it and return its output. Reset then
+    puts the lesson's code back, so no saved edit reopens the editor by itself on the next visit."""
+    first = block(page, 1)
+    set_code(first, ENGINE_CHECK)
+    output = run_block(first)
+    assert first.get_attribute("data-state") == "done", output
+    press(first, "Reset")
+    return output
+
+
+def follow_link(page, url):
+    """Click a visible link to `url` as a reader would (Material turns it into an instant navigation)."""
+    link = page.evaluate_handle(
+        "url => [...document.querySelectorAll('a[href]')].find(a => a.href === url && a.checkVisibility())", url)
+    assert link.as_element(), f"no visible link to {url}"
+    link.as_element().click()
+    # The address changes before the content does: wait for the new page's canonical link.
+    page.wait_for_function("url => document.querySelector('link[rel=canonical]')?.href === url", arg=url)
+
+
+def cache_names(page):
+    return page.evaluate("() => caches.keys()")
+
+
+# ---- Isolation ---------------------------------------------------------------------------------
+
+def test_service_worker_isolates_pages_on_a_host_without_headers(page, site_url, built_site):
+    chapter = chapters_with_blocks_and_figures(built_site)[0]
+    with urlopen(site_url + chapter) as response:
+        assert not any(response.headers.get(name) for name in ISOLATION_HEADERS), "the server must send none"
+    loads = record_document_loads(page)
+
+    open_lesson(page, site_url, chapter)
+    wait_isolated(page)
+    wait_blocks_mounted(page)
+
+    assert len(loads) == 2, "exactly one reload gains isolation"
+    first, reload = (request.response() for request in loads)
+    assert not first.from_service_worker and first.headers.get("cross-origin-embedder-policy") is None
+    assert reload.from_service_worker
+    assert {name: reload.headers.get(name) for name in ISOLATION_HEADERS} == ISOLATION_HEADERS
+    assert page.evaluate("typeof SharedArrayBuffer") == "function"
+    assert ENGINE_CHECK_OUTPUT in check_engine_runs(page)  # the Python worker starts under COEP
+
+
+def test_host_that_sends_isolation_headers_gets_no_reload(page, built_site):
+    port = free_port()
+    with serve_site(built_site, port, isolation_headers=True) as url:
+        loads = record_document_loads(page)
+        open_lesson(page, url, chapters_with_blocks_and_figures(built_site)[0])
+        assert page.evaluate("crossOriginIsolated")
+        wait_controlled(page)
+        assert ENGINE_CHECK_OUTPUT in check_engine_runs(page)
+        assert len(loads) == 1
+
+
+def test_reader_who_touched_the_first_visit_is_not_reloaded_until_the_next_page(page, site_url, built_site):
+    first_chapter, second_chapter = chapters_with_blocks_and_figures(built_site)[:2]
+    loads = record_document_loads(page)
+    page.goto(site_url + first_chapter, wait_until="domcontentloaded")
+    page.keyboard.press("Shift")  # the reader touches the page before the service worker takes over
+
+    wait_blocks_mounted(page)
+    wait_controlled(page)
+    assert ENGINE_CHECK_OUTPUT in check_engine_runs(page)  # Python works before isolation
+    assert len(loads) == 1 and not page.evaluate("crossOriginIsolated")
+
+    # The next page opened by instant navigation is the safe moment for the one reload.
+    follow_link(page, site_url + second_chapter)
+    wait_isolated(page)
+    assert len(loads) == 2 and loads[1].url == site_url + second_chapter
+
+
+# ---- Offline, sub-path, origin -------------------------------------------------------------------
+
+def test_lesson_works_offline_after_one_visit(page, site_url, built_site, outside_requests):
+    first_chapter, second_chapter = chapters_with_blocks_and_figures(built_site)[:2]
+    open_lesson(page, site_url, first_chapter)
+    wait_isolated(page)
+    assert ENGINE_CHECK_OUTPUT in check_engine_runs(page)  # a visit that ran Python...
+    wait_offline_copy(page)  # ...leaves a copy of the whole lesson
+
+    page.context.set_offline(True)
+    page.reload()
+    wait_blocks_mounted(page)
+    assert ENGINE_CHECK_OUTPUT in check_engine_runs(page)
+    check_figure_computes(page)
+
+    open_lesson(page, site_url, second_chapter)
+    assert ENGINE_CHECK_OUTPUT in check_engine_runs(page)
+    check_figure_computes(page)
+    assert page.evaluate("navigator.onLine") is False
+    assert outside_requests == []
+
+
+def test_project_sub_path_runs_blocks_and_figures(page, subpath_site_url, built_site):
+    open_lesson(page, subpath_site_url, chapters_with_blocks_and_figures(built_site)[0])
+    wait_isolated(page)
+    scope = page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.scope)")
+    assert scope == subpath_site_url
+    assert [urlparse(subpath_site_url).path in name for name in cache_names(page)] == [True]
+    for number in range(1, blocks(page).count() + 1):
+        output = run_block(block(page, number))
+        assert block(page, number).get_attribute("data-state") == "done", output
+    check_figure_computes(page)
+
+
+def test_every_page_stays_on_the_sites_origin(page, site_url, built_site, outside_requests):
+    origin = "{0.scheme}://{0.netloc}".format(urlparse(site_url))
+    requests = []
+    page.context.on("request", lambda request: requests.append(request))
+    loads = record_document_loads(page)
+    open_lesson(page, site_url)
+    wait_isolated(page)
+    for path in lesson_pages(built_site):
+        follow_link(page, site_url + path)  # instant navigation: one Python for the whole visit
+        wait_blocks_mounted(page)
+        if blocks(page).count():
+            run_block(block(page, 1))
+        if page.locator("[data-widget]").count():
+            check_figure_computes(page)
+
+    assert len(loads) == 2, "one reload for isolation, then instant navigation only"
+    assert requests, "the recorder saw the requests"
+    assert any(request.service_worker for request in requests), "and those of the service worker"
+    assert any(request.url.endswith(".wasm") for request in requests), "and those of Python's worker"
+    assert [request.url for request in requests if not request.url.startswith(origin)] == []
+    assert outside_requests == []
+
+
+# ---- Classroom zip -----------------------------------------------------------------------------------
+
+def test_classroom_zip_starts_with_its_own_command(browser, built_site, tmp_path):
+    archive = built_site / OFFLINE_HOOK.DOWNLOADS / OFFLINE_HOOK.CLASSROOM_ZIP
+    with zipfile.ZipFile(archive) as bundle:
+        names = bundle.namelist()
+        assert not [name for name in names if "/downloads/" in name], "the zip holds no copy of itself"
+        bundle.extractall(tmp_path)
+    folder = tmp_path / OFFLINE_HOOK.ZIP_FOLDER
+    assert (folder / "serve.py").is_file() and (folder / "index.html").is_file()
+
+    server = subprocess.Popen([sys.executable, "serve.py", "--port", str(free_port())], cwd=folder,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        announced = server.stdout.readline()
+        address = re.search(r"open (http://\S+) on this machine", announced)
+        assert address, f"serve.py said {announced!r} {server.stderr.read() if server.poll() else ''}"
+        context = browser.new_context(service_workers="block")
+        context.set_default_timeout(UI_TIMEOUT_MS)
+        try:
+            classroom = context.new_page()
+            path = chapters_with_blocks_and_figures(folder)[0]
+            open_lesson(classroom, address.group(1), path)
+            assert ENGINE_CHECK_OUTPUT in check_engine_runs(classroom)
+        finally:
+            context.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+# ---- A new build -----------------------------------------------------------------------------------
+
+def test_new_build_replaces_the_old_cache(page, built_site, tmp_path):
+    site = shutil.copytree(built_site, tmp_path / "site")
+    chapter = chapters_with_blocks_and_figures(site)[0]
+    old_version = worker_build(site)["version"]
+    port = free_port()
+    with serve_site(site, port) as url:
+        open_lesson(page, url, chapter)
+        wait_isolated(page)
+        assert [name.endswith(old_version) for name in cache_names(page)] == [True]
+        assert ENGINE_CHECK_OUTPUT in check_engine_runs(page)
+        wait_offline_copy(page)
+
+        # A new build: the chapter's text changes, the hook rewrites the worker's list and version.
+        page_file = site / chapter / "index.html"
+        page_file.write_text(page_file.read_text(encoding="utf-8").replace(
+            "</h1>", "</h1><p id='revised'>This lesson was revised.</p>", 1), encoding="utf-8")
+        OFFLINE_HOOK.on_post_build(config={"site_dir": str(site)})
+        new_version = worker_build(site)["version"]
+        assert new_version != old_version
+        downloads = []
+        page.context.on("request", lambda request: request.service_worker and downloads.append(request.url))
+
+        page.reload()  # the browser finds the new worker; it takes over and the untouched page reloads
+        page.locator("#revised").wait_for(timeout=PYTHON_TIMEOUT_MS)
+        names = cache_names(page)
+        assert len(names) == 1 and names[0].endswith(new_version), names
+        assert url + chapter + "index.html" in downloads, "the changed page was downloaded"
+        assert not [address for address in downloads if address.endswith(".wasm")], \
+            "unchanged files are copied from the old cache, not downloaded again"
+
+        # The reader's offline copy became the new build, complete, before it took over: no Python
+        # has run on the new build yet, and still everything works offline.
+        page.context.set_offline(True)
+        page.reload()
+        assert page.locator("#revised").inner_text() == "This lesson was revised."
+        wait_blocks_mounted(page)
+        assert ENGINE_CHECK_OUTPUT in check_engine_runs(page)

@@ -1,0 +1,157 @@
+"""test_saved_edits.py: the reader's edits of runnable blocks survive reloads, in Chromium.
+
+What it is: the browser's memory of edited blocks, checked on the built site served on 127.0.0.1:
+an edit comes back after a reload (also after Python crashed), Reset brings back the lesson's code
+and forgets the edit, a saved edit made for an older version of the lesson is shown with a notice
+and the original to compare, "Clear my saved edits" forgets everything, and a browser that refuses
+storage (full, or turned off) still runs every block.
+
+What it is not: the running of blocks (test_blocks.py) or hostile code (test_robustness.py). The
+changed-lesson case is simulated by writing a saved edit with another fingerprint of the original.
+"""
+import json
+
+import pytest
+
+from helpers import (block, editor_text, open_lesson, open_editor, output_text, pages_with_blocks, press,
+                     run_block, set_code, wait_blocks_mounted)
+
+SAVED_EDIT_PREFIX = "lesson-edit:"
+STORAGE_FAILURES = {
+    "full": "Storage.prototype.setItem = function () { throw new DOMException('full', 'QuotaExceededError'); };",
+    "turned off": "Object.defineProperty(window, 'localStorage', "
+                  "{ get() { throw new DOMException('denied', 'SecurityError'); } });",
+}
+
+
+@pytest.fixture(scope="module")
+def lesson_path(built_site):
+    """A page with at least two runnable blocks."""
+    candidates = pages_with_blocks(built_site, minimum=2)
+    assert candidates, "the built site has no page with two runnable blocks"
+    return candidates[0]
+
+
+def saved_keys(page):
+    """The keys of the saved edits in this browser's localStorage."""
+    return page.evaluate(f"() => Object.keys(localStorage).filter(key => key.startsWith({SAVED_EDIT_PREFIX!r}))")
+
+
+def original_code(block_locator):
+    """The lesson's own code of a block, as the built page carries it."""
+    return block_locator.get_attribute("data-source")
+
+
+def reload_lesson(page):
+    page.reload()
+    wait_blocks_mounted(page)
+
+
+def test_an_edit_is_restored_after_a_reload(page, site_url, lesson_path, page_errors):
+    open_lesson(page, site_url, lesson_path)
+    edited = "# my own version\nprint('mine')"
+    set_code(block(page, 1), edited)
+
+    reload_lesson(page)
+
+    first = block(page, 1)
+    assert editor_text(first) == edited
+    open_editor(first)  # the editor mounts with the saved code, not the lesson's
+    assert editor_text(first) == edited
+    assert editor_text(block(page, 2)) == original_code(block(page, 2)), "only the edited block changes"
+    assert len(saved_keys(page)) == 1
+    assert page_errors == []
+
+
+def test_an_edit_survives_a_python_crash_and_a_reload(page, site_url, lesson_path, page_errors):
+    open_lesson(page, site_url, lesson_path)
+    first = block(page, 1)
+    crashing = "from tinygrad import Value\nchain = Value(0)\nfor _ in range(5000):\n    chain = chain + 1\ndel chain"
+    set_code(first, crashing)
+    assert "Python crashed" in run_block(first)
+
+    reload_lesson(page)
+
+    assert editor_text(block(page, 1)) == crashing
+    assert page_errors == []
+
+
+def test_reset_restores_the_original_and_forgets_the_edit(page, site_url, lesson_path, page_errors):
+    open_lesson(page, site_url, lesson_path)
+    first = block(page, 1)
+    set_code(first, "print('to be reset')")
+    assert saved_keys(page) != []
+
+    press(first, "Reset")
+
+    assert editor_text(first) == original_code(first)
+    assert saved_keys(page) == []
+    reload_lesson(page)
+    assert editor_text(block(page, 1)) == original_code(block(page, 1))
+    assert page_errors == []
+
+
+def test_a_changed_lesson_is_announced_and_can_be_compared_or_reset(page, site_url, lesson_path, page_errors):
+    open_lesson(page, site_url, lesson_path)
+    mine = "print('written for an older lesson')"
+    key = page.evaluate(f"() => {SAVED_EDIT_PREFIX!r} + location.pathname + '#1'")
+    page.evaluate("([key, value]) => localStorage.setItem(key, value)",
+                  [key, json.dumps({"code": mine, "original": "not-this-lesson"})])
+
+    reload_lesson(page)
+    first = block(page, 1)
+    notice = first.get_by_role("note")
+
+    assert editor_text(first) == mine
+    assert "changed since you edited it" in notice.text_content()
+    original_view = first.get_by_label("The lesson's code for this block")
+    assert not original_view.is_visible()
+    notice.get_by_role("button", name="Show the original").click()
+    assert original_view.is_visible() and original_view.text_content() == original_code(first)
+
+    press(first, "Reset")
+    assert editor_text(first) == original_code(first)
+    assert first.get_by_role("note").count() == 0
+    assert saved_keys(page) == []
+    assert page_errors == []
+
+
+def test_clear_my_saved_edits_forgets_every_edit(page, site_url, lesson_path, page_errors):
+    open_lesson(page, site_url, lesson_path)
+    first, second = block(page, 1), block(page, 2)
+    set_code(first, "print('first edit')")
+    set_code(second, "print('second edit')")
+    assert len(saved_keys(page)) == 2
+
+    page.get_by_role("button", name="Clear my saved edits", exact=True).click()
+
+    assert saved_keys(page) == []
+    assert editor_text(first) == original_code(first)
+    assert editor_text(second) == original_code(second)
+    assert "Cleared 2 saved edits" in page.get_by_role("status").filter(has_text="Cleared").text_content()
+    reload_lesson(page)
+    assert editor_text(block(page, 1)) == original_code(block(page, 1))
+    assert page_errors == []
+
+
+@pytest.mark.parametrize("failure", STORAGE_FAILURES, ids=lambda failure: failure.replace(" ", "-"))
+def test_storage_that_fails_does_not_break_the_page(page, site_url, lesson_path, failure):
+    lesson_errors = []  # Material's own scripts do not expect refused storage; the lesson's must
+
+    def record_lesson_error(error):
+        if "assets/lesson" in (error.stack or ""):
+            lesson_errors.append(error.stack)
+
+    page.on("pageerror", record_lesson_error)
+    page.add_init_script(STORAGE_FAILURES[failure])
+    open_lesson(page, site_url, lesson_path)
+    first = block(page, 1)
+    set_code(first, "print(sum(range(5)))")
+
+    assert run_block(first) == f"{sum(range(5))}\n"
+    assert "cannot be saved" in page.get_by_role("status").filter(has_text="saved").text_content()
+    press(first, "Reset")
+    assert editor_text(first) == original_code(first)
+    page.get_by_role("button", name="Clear my saved edits", exact=True).click()
+    assert output_text(first) == ""
+    assert lesson_errors == []
