@@ -11,6 +11,8 @@ opening index.html directly cannot work; this tiny server is the fix.
 import argparse
 import functools
 import http.server
+import io
+import re
 import socket
 import sys
 from pathlib import Path
@@ -38,7 +40,29 @@ class LessonHandler(http.server.SimpleHTTPRequestHandler):
             self.send_header("Location", self.base)
             self.end_headers()
             return None
+        if self.path.split("?")[0] == self.base + "sitemap.xml":
+            return self.send_sitemap()
         return super().send_head()
+
+    def send_sitemap(self):
+        """sitemap.xml with the address it was built for replaced by the address it is served at.
+        The theme's instant navigation only follows links listed there; without this, on a
+        classroom machine every click would reload the page and restart Python."""
+        path = Path(self.translate_path(self.path.split("?")[0]))
+        if not path.is_file():
+            self.send_error(404)
+            return None
+        sitemap = path.read_text(encoding="utf-8")
+        locations = re.findall(r"<loc>([^<]+)</loc>", sitemap)
+        built_for = min(locations, key=len) if locations else None  # the home page: the site's own address
+        if built_for:
+            sitemap = sitemap.replace(built_for, f"http://{self.headers.get('Host', '127.0.0.1')}{self.base}")
+        body = sitemap.encode("utf-8")
+        self.send_response(200)
+        self.send_header("Content-Type", "application/xml")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return io.BytesIO(body)
 
     def send_error(self, code, message=None, explain=None):
         page = Path(self.directory) / "404.html"

@@ -9,7 +9,6 @@ origin, the classroom zip started with its own command, and a new build replacin
 What it is not: tests of blocks or figures themselves (test_blocks.py, test_figures.py); here they
 only prove that the hosted site still runs Python.
 """
-import importlib.util
 import json
 import re
 import shutil
@@ -25,10 +24,11 @@ from xml.etree import ElementTree
 import pytest
 from playwright.sync_api import expect
 
+from site_scripts.hooks import offline as OFFLINE_HOOK
+
 from helpers import (PYTHON_TIMEOUT_MS, REPO, UI_TIMEOUT_MS, block, blocks, free_port, open_lesson,
                      press, run_block, serve_site, set_code, wait_blocks_mounted)
 
-HOOK = REPO / "site_scripts" / "hooks" / "offline.py"
 ISOLATION_HEADERS = {"cross-origin-opener-policy": "same-origin",
                      "cross-origin-embedder-policy": "require-corp"}
 # An engine computation whose answer the tests know: d(x*x + x)/dx at x = 3 is 2*3 + 1.
@@ -36,14 +36,6 @@ ENGINE_CHECK = "from tinygrad import Value\nx = Value(3.0)\ny = x * x + x\ny.bac
 ENGINE_CHECK_OUTPUT = "slope 7.0"
 
 
-def load_offline_hook():
-    spec = importlib.util.spec_from_file_location("offline_hook", HOOK)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-OFFLINE_HOOK = load_offline_hook()
 
 
 @pytest.fixture
@@ -292,6 +284,13 @@ def test_classroom_zip_starts_with_its_own_command(browser, built_site, tmp_path
             path = chapters_with_blocks_and_figures(folder)[0]
             open_lesson(classroom, address.group(1), path)
             assert ENGINE_CHECK_OUTPUT in check_engine_runs(classroom)
+            # The site was built for another address; serve.py's sitemap still lets the theme switch
+            # chapters without reloading the page (and so without restarting Python).
+            classroom.evaluate("window.sameDocument = true")
+            first_title = classroom.title()
+            classroom.get_by_role("link", name=re.compile(r"^Next")).click()
+            classroom.wait_for_function("title => document.title !== title", arg=first_title)
+            assert classroom.evaluate("window.sameDocument === true"), "changing chapter reloaded the page"
         finally:
             context.close()
     finally:
