@@ -264,6 +264,8 @@ def test_every_page_stays_on_the_sites_origin(page, site_url, built_site, outsid
 
 def test_classroom_zip_starts_with_its_own_command(browser, built_site, tmp_path):
     archive = built_site / OFFLINE_HOOK.DOWNLOADS / OFFLINE_HOOK.CLASSROOM_ZIP
+    home = (built_site / "index.html").read_text(encoding="utf-8")
+    assert f'href="{OFFLINE_HOOK.DOWNLOADS}/{OFFLINE_HOOK.CLASSROOM_ZIP}"' in home, "teachers find the zip on the home page"
     with zipfile.ZipFile(archive) as bundle:
         names = bundle.namelist()
         assert not [name for name in names if "/downloads/" in name], "the zip holds no copy of itself"
