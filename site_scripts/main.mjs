@@ -7,4 +7,7 @@ import { mountWidgets } from "./widgets/widgets.mjs";
 import { registerOffline } from "./offline/register.mjs";
 
 registerOffline();
+// Material's search dialog has no accessible name (axe: "aria-dialog-name"); the header is not
+// replaced by instant navigation, so naming it once is enough.
+document.querySelector('.md-search[role="dialog"]:not([aria-label])')?.setAttribute("aria-label", "Search");
 document$.subscribe(() => { mountBlocks(document); mountWidgets(document); });

@@ -2,16 +2,17 @@
 
 What it is: after each page (and each HTML template, such as 404.html) is rendered, it writes a
 `<meta http-equiv="Content-Security-Policy">` at the top of <head>, right after the charset, so the
-policy covers everything the page loads after it. The
-policy allows the site's own files only ('self'), nothing from any other origin, no eval, no
-plugins, and of inline code only the few scripts Material's own template writes into every page,
-each allowed by the sha256 of its exact text, computed here from the page as built. A page whose
+policy covers everything the page loads after it. The policy allows the site's own files only
+('self'), nothing from any other origin, no eval, no plugins, and of inline code only the few
+scripts Material's own template writes into every page, each allowed by the sha256 of its exact
+text, computed here from the page as built. The page itself compiles no WebAssembly (Pyodide runs
+in a worker), so it needs no 'wasm-unsafe-eval'. A page whose
 HTML holds something the policy would silently block (an inline event handler such as onclick=,
 or a style="..." attribute) stops the build with a message saying what to do instead.
 
 What it is not: the policy of the Web Workers (Python, search). A <meta> policy does not reach a
 worker: a worker obeys the headers of its own script's response, which a static host does not let
-us set (the service worker in site_scripts/offline/ is the place that can). Nor is it a header
+us set; site_scripts/offline/service-worker.js adds the workers' policy (WORKER_POLICY). Nor is it a header
 policy: directives only a header can carry (frame-ancestors, report-to, sandbox) are left out.
 """
 import base64

@@ -41,7 +41,7 @@ FOCUS_REPORT = """() => {
     codeOf: code ? part.getAttribute("aria-label") : null,
     name: `${focused.tagName} ${focused.getAttribute("aria-label") || focused.labels?.[0]?.textContent || focused.textContent.trim().slice(0, 40)}`,
     control: focused.dataset.keyboardControl ?? null,
-    atStart: focused.classList.contains("md-skip"),
+    inContent: focused.closest(".md-content") !== null,
     outline: style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0,
   };
 }"""
@@ -122,49 +122,72 @@ def test_axe_finds_no_serious_violation_on_any_page(scheme_page, site_url, built
 
 
 def test_every_block_and_figure_works_by_keyboard_with_visible_focus(browser, site_url, built_site):
+    """Every page in reading order, following the footer's "next" link (instant navigation keeps
+    one Python for the whole visit)."""
     context = browser.new_context(service_workers="block")
     context.set_default_timeout(UI_TIMEOUT_MS)
     page = context.new_page()
+    checked = []
     try:
-        for path in pages_with_parts(built_site):
-            page.goto(site_url + path)
+        page.goto(site_url)
+        while True:
             wait_page_drawn(page)
-            if page.locator(".runnable").count():   # Enter on the first Run button runs the block
-                focus_by_tab(page, "Run")
-                page.keyboard.press("Enter")
-                expect(block(page, 1)).to_have_attribute("data-runs", "1", timeout=PYTHON_TIMEOUT_MS)
-                assert block(page, 1).get_by_role("log").text_content().strip()
-            figures = page.locator("[data-widget]")
-            for index in range(figures.count()):     # once Python is ready, the figures' controls are enabled
-                figures.nth(index).scroll_into_view_if_needed()
-                expect(figures.nth(index).locator("button, input").first).to_be_enabled(timeout=PYTHON_TIMEOUT_MS)
-            expected = page.evaluate(MARK_CONTROLS)
-            reached, code_reached, unmarked = walk_by_tab(page)
-            assert unmarked == [], f"{path}: focus without a visible outline on {unmarked}"
-            # A block's static code (and Material's copy button in it) makes way for the editor when focused.
-            missed = sorted({expected[marker] for marker in page.evaluate(STILL_PRESENT) if marker not in reached})
-            assert missed == [], f"{path}: Tab never reached {missed}"
-            assert code_reached == set(page.evaluate(BLOCK_NAMES)), f"{path}: the code of a block is not reachable"
-            if figures.count():                      # End moves a slider; the figure answers
-                slider = page.locator("[data-widget] input[type=range]").first
-                if slider.count():
-                    slider.focus()
-                    page.keyboard.press("End")
-                    expect(slider).to_have_value(slider.get_attribute("max"))
-                    expect(slider.locator("xpath=ancestor::*[@data-widget]")).to_have_attribute(
-                        "aria-busy", "false", timeout=PYTHON_TIMEOUT_MS)
-                radios = page.locator("[data-widget] input[type=radio]")
-                if radios.count() > 1:               # arrow keys move the choice within a radio group
-                    radios.first.focus()
-                    page.keyboard.press("ArrowDown")
-                    expect(radios.nth(1)).to_be_checked()
+            if page.locator(".runnable, [data-widget]").count():
+                check_keyboard_use(page)
+                checked.append(page.url.split("#")[0])  # navigation.tracking adds the section
+            next_page = page.locator(".md-footer__link--next")
+            if next_page.count() == 0:
+                break
+            title = page.title()
+            next_page.click()
+            page.wait_for_function("title => document.title !== title", arg=title)
     finally:
         context.close()
+    assert sorted(checked) == sorted(site_url + path for path in pages_with_parts(built_site))
+
+
+def check_keyboard_use(page):
+    """Tab reaches every control of the page's blocks and figures with a visible outline; Enter
+    runs a block, End moves a slider, arrow keys change a radio choice."""
+    where = page.url
+    if page.locator(".runnable").count():    # Enter on the first Run button runs the block
+        focus_by_tab(page, "Run")
+        page.keyboard.press("Enter")
+        expect(block(page, 1)).to_have_attribute("data-runs", "1", timeout=PYTHON_TIMEOUT_MS)
+        assert block(page, 1).get_by_role("log").text_content().strip()
+    figures = page.locator("[data-widget]")
+    for index in range(figures.count()):      # once Python is ready, the figures' controls are enabled
+        figures.nth(index).scroll_into_view_if_needed()
+        expect(figures.nth(index).locator("button, input").first).to_be_enabled(timeout=PYTHON_TIMEOUT_MS)
+    expected = page.evaluate(MARK_CONTROLS)
+    reached, code_reached, unmarked = walk_by_tab(page)
+    assert unmarked == [], f"{where}: focus without a visible outline on {unmarked}"
+    # A block's static code (and Material's copy button in it) makes way for the editor when focused.
+    missed = sorted({expected[marker] for marker in page.evaluate(STILL_PRESENT) if marker not in reached})
+    assert missed == [], f"{where}: Tab never reached {missed}"
+    assert code_reached == set(page.evaluate(BLOCK_NAMES)), f"{where}: the code of a block is not reachable"
+    slider = page.locator("[data-widget] input[type=range]").first
+    if slider.count():
+        slider.focus()
+        page.keyboard.press("End")
+        expect(slider).to_have_value(slider.get_attribute("max"))
+        expect(slider.locator("xpath=ancestor::*[@data-widget]")).to_have_attribute("aria-busy", "false",
+                                                                                  timeout=PYTHON_TIMEOUT_MS)
+    radios = page.locator("[data-widget] input[type=radio]")
+    if radios.count() > 1:
+        radios.first.focus()
+        page.keyboard.press("ArrowDown")
+        expect(radios.nth(1)).to_be_checked()
+
+
+def start_at_title(page):
+    """Make the page's title the point where Tab starts (a click on text moves that point there)."""
+    page.locator(".md-content h1").first.click()
 
 
 def focus_by_tab(page, name, limit=200):
-    """Press Tab from the top of the page until the focused element is the button called `name`."""
-    page.locator(".md-skip").focus()
+    """Press Tab from the page's title until the focused element is the button called `name`."""
+    start_at_title(page)
     for _ in range(limit):
         page.keyboard.press("Tab")
         if page.evaluate("() => document.activeElement.textContent.trim()") == name:
@@ -174,10 +197,10 @@ def focus_by_tab(page, name, limit=200):
     pytest.fail(f"Tab never reached a button named {name!r}")
 
 
-def walk_by_tab(page, limit=500):
-    """Tab through the whole page once; return (marked controls reached, blocks whose code was reached,
+def walk_by_tab(page, limit=300):
+    """Tab through the article once, from its title; return (marked controls reached, blocks whose code was reached,
     names of elements focused without a visible outline)."""
-    page.locator(".md-skip").focus()  # Material's "Skip to content" link: the first stop of the page
+    start_at_title(page)
     reached, code_reached, unmarked = set(), set(), []
     for _ in range(limit):
         page.keyboard.press("Tab")
@@ -190,7 +213,7 @@ def walk_by_tab(page, limit=500):
             code_reached.add(report["codeOf"])
         if report["inEditor"]:
             page.keyboard.press("Escape")
-        if report["atStart"]:  # one full round through the page
+        if not report["inContent"]:  # past the article's last stop
             break
     return reached, code_reached, unmarked
 

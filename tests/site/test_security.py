@@ -5,8 +5,9 @@ ahead of any script; that Chromium reports no violation of it while a reader ope
 block, uses a figure, switches to dark mode, searches and follows a link (instant navigation); that
 the policy is really enforced (an injected inline script, event handler and style attribute are
 refused); that markup printed by a block or carried by a figure's error message appears as literal
-text; and that Python's worker runs under a worker policy with 'wasm-unsafe-eval' and no 'unsafe-eval'.
-What it is not: a test of the service worker that would send that worker policy (test_hosting.py).
+text; and that Python's worker runs under the worker policy the service worker sends with worker
+scripts ('wasm-unsafe-eval', no 'unsafe-eval'). What it is not: a test of the service worker's
+caching or isolation (test_hosting.py).
 Most tests share one browser context (module scope): they change nothing another test relies on,
 and each of them opens the page it needs.
 """
@@ -35,9 +36,7 @@ POLICY_META = re.compile(r'<meta http-equiv="Content-Security-Policy" content="(
 INLINE_SCRIPT = re.compile(r"<script>(?P<body>.*?)</script>", re.DOTALL)
 HOSTILE_MARKUP = ['<img src=x onerror="window.hostileRan=1;alert(1)">', "<script>window.hostileRan=2;alert(2)</script>",
                   '<svg onload="window.hostileRan=3;alert(3)"></svg>']
-# What the service worker (or a server) should send with worker scripts: a worker does not obey the
-# page's <meta> policy. Pyodide needs 'wasm-unsafe-eval' to compile its WebAssembly, and nothing more.
-WORKER_POLICY = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'"
+WORKER_POLICY = re.compile(r'^const WORKER_POLICY = "(?P<policy>[^"]+)";$', re.MULTILINE)  # in service-worker.js
 
 
 def built_pages(built_site):
@@ -113,8 +112,10 @@ def test_no_violation_while_reading_running_and_using_figures(watched, site_url,
     page.keyboard.type("gradient")
     expect(page.locator(".md-search-result__item").first).to_be_visible()
     page.keyboard.press("Escape")
+    title = page.title()
     page.locator(".md-footer__link--next").click()                         # instant navigation
-    page.wait_for_url(f"{site_url}loss-and-gradient/")
+    page.wait_for_function("title => document.title !== title", arg=title)
+    assert page.url.startswith(f"{site_url}loss-and-gradient/")
     expect(page.get_by_role("group", name="The loss experiment", exact=True)).to_be_visible()
     assert violations(page) == []
     assert watched.outside == []
@@ -172,8 +173,12 @@ def test_markup_in_a_figure_error_message_is_shown_as_text(watched, site_url):
     assert violations(page) == []
 
 
-def test_python_worker_runs_under_a_policy_without_eval(browser, site_url):
-    """The worker policy above, added to the worker script's response as a header would add it."""
+def test_python_worker_runs_under_the_service_workers_policy_without_eval(browser, site_url, built_site):
+    """A worker does not obey the page's <meta>: the service worker sends the worker's policy with the
+    worker script. Here that policy, read from the built service worker, is added by a route."""
+    policy = WORKER_POLICY.search((Path(built_site) / "service-worker.js").read_text(encoding="utf-8"))["policy"]
+    sources = directives(policy)
+    assert sources["script-src"] == ["'self'", "'wasm-unsafe-eval'"] and sources["default-src"] == ["'none'"]
     context = browser.new_context(service_workers="block")
     context.set_default_timeout(UI_TIMEOUT_MS)
     policies_sent = []
@@ -181,7 +186,7 @@ def test_python_worker_runs_under_a_policy_without_eval(browser, site_url):
     def with_worker_policy(route):
         response = route.fetch()
         policies_sent.append(route.request.url)
-        route.fulfill(response=response, headers={**response.headers, "content-security-policy": WORKER_POLICY})
+        route.fulfill(response=response, headers={**response.headers, "content-security-policy": policy})
 
     context.route("**/assets/lesson/runtime/worker.mjs", with_worker_policy)
     try:
