@@ -40,6 +40,7 @@ class PageBlocks {
   blocks = [];
   ran = new Set(); // blocks that ran in the current interpreter (they are not run again as predecessors)
   succeeded = new Map(); // block -> the code of its last run, when that run succeeded (replayed after a restart)
+  stoppedWith = new Map(); // block -> the code of its last run, when Stop ended that run
   session = null; // runtime.session the ran blocks belong to
   queue = Promise.resolve();
   stops = 0; // Stop presses so far: a queued request made before a Stop does not run
@@ -85,7 +86,7 @@ class PageBlocks {
       this.ran.clear();
       this.session = runtime.session;
     }
-    const earlier = this.blocks.slice(0, this.blocks.indexOf(target)).filter((block) => !this.ran.has(block));
+    const earlier = this.blocks.slice(0, this.blocks.indexOf(target)).filter((block) => this.needsRun(block));
     for (const block of earlier) block.setState("queued");
     let interrupted = false;
     for (const block of [...earlier, target]) {
@@ -101,10 +102,19 @@ class PageBlocks {
       fresh = false;
       if (result.ok) this.succeeded.set(block, code);
       else this.succeeded.delete(block);
-      if (runtime.session !== this.session) interrupted = true; // restarted under us: restore() follows
-      else this.ran.add(block);
-      if (result.stopped) interrupted = true;
+      const stopped = result.stopped || this.stops !== stopsSoFar;
+      if (stopped) this.stoppedWith.set(block, code);
+      else this.stoppedWith.delete(block);
+      const restarted = runtime.session !== this.session; // restore() follows
+      if (!restarted) this.ran.add(block);
+      if (stopped || restarted) interrupted = true;
     }
+  }
+
+  /** An earlier block runs before a later one unless it ran already. A block that was stopped counts as
+   *  run (its loop is not repeated) until the reader changes its code: then it runs again first. */
+  needsRun(block) {
+    return !this.ran.has(block) || (this.stoppedWith.has(block) && this.stoppedWith.get(block) !== block.code());
   }
 
   /** Python was replaced by a fresh interpreter: queue the restoring of this page's definitions. */
