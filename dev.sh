@@ -2,7 +2,7 @@
 # The project's commands. Each one installs what it needs first.
 #   ./dev.sh serve   build the site and serve it at http://127.0.0.1:8000
 #   ./dev.sh test    run the whole test suite (engine, engine in Pyodide, site in Chromium)
-#   ./dev.sh bench   build the site and print the benchmark tables
+#   ./dev.sh bench   build the site, drive Chromium and print the benchmark table (options: --quick ...)
 #   ./dev.sh build   only build the site into site/ (SITE_URL sets its address; used to publish it)
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -25,11 +25,6 @@ install_site() {
   .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements.txt
   [ -f node_modules/.package-lock.json ] && cmp -s package-lock.json node_modules/.package-lock.json 2>/dev/null \
     || npm ci --no-audit --no-fund --loglevel=error
-  # micropip for Pyodide's Python 3.14; pip on an older Python must be told the target version.
-  if ! ls build/wheels/micropip-0.11.1-*.whl >/dev/null 2>&1; then
-    .venv/bin/python -m pip download -q --disable-pip-version-check --no-deps --only-binary=:all: \
-      --python-version 3.14 --implementation py -d build/wheels micropip==0.11.1
-  fi
 }
 
 install_tests() {
@@ -62,11 +57,11 @@ case "${1:-}" in
     ;;
   bench)
     install_tests
-    build_site
-    exec .venv/bin/python tests/benchmarks/run_all.py
+    shift
+    exec .venv/bin/python tests/benchmarks/run_all.py "$@"  # it builds the site for its own port
     ;;
   *)
-    echo "usage: ./dev.sh serve | test [pytest arguments] | bench | build" >&2
+    echo "usage: ./dev.sh serve | test [pytest arguments] | bench [--quick ...] | build" >&2
     exit 2
     ;;
 esac

@@ -28,6 +28,8 @@ CLASSROOM_ZIP = "slope-to-backprop-classroom.zip"
 ZIP_FOLDER = "slope-to-backprop"                 # the folder the zip unpacks into
 BUILD_LINE = 'const BUILD = { version: "unbuilt", files: {} };'
 NOT_PRECACHED = {WORKER_NAME, SERVER_NAME}       # plus downloads/ and source maps (for developer tools only)
+# serve.py rewrites sitemap.xml to the address it serves, so its bytes (and hash) change with the address.
+NOT_PRECACHED |= {"sitemap.xml", "sitemap.xml.gz"}
 FIXED_ZIP_TIME = (1980, 1, 1, 0, 0, 0)           # same site, same zip bytes
 
 

@@ -4,8 +4,8 @@ What it is: after each build it writes, under the site folder,
   assets/vendor/pyodide/     Pyodide's core files from node_modules/pyodide
   assets/vendor/katex/       KaTeX (ES module minified by esbuild, CSS, woff2 fonts)
   assets/vendor/codemirror/editor.js   site_scripts/editor/editor.mjs bundled by esbuild
-  assets/wheels/             micropip's wheel, the `tinygrad` and `tutor` wheels built here with
-                             zipfile, and wheels.json naming them for the runtime
+  assets/wheels/             the `tinygrad` and `tutor` wheels built here with zipfile, and
+                             wheels.json naming them for the runtime (which unpacks them)
   assets/lesson/             the browser files (.mjs .js .css) of site_scripts/, sub-folders kept
   tinygrad.py                engine/tinygrad.py unchanged, as a download
 so the site needs no CDN and works from any sub-path. Wheels are reproducible: fixed timestamps,
@@ -29,21 +29,20 @@ SCRIPTS = REPO / "site_scripts"
 NODE_MODULES = REPO / "node_modules"
 ESBUILD = NODE_MODULES / ".bin" / "esbuild"
 ENGINE = REPO / "engine" / "tinygrad.py"
-MICROPIP_WHEEL = REPO / "build" / "wheels" / "micropip-0.11.1-py3-none-any.whl"
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 WHEEL_VERSION = "0.1.0"
 WHEEL_TAG = "py3-none-any"
 ZIP_TIMESTAMP = (1980, 1, 1, 0, 0, 0)
 BROWSER_SUFFIXES = {".mjs", ".js", ".css"}
 NOT_FOR_THE_BROWSER = {"hooks", "overrides", "editor", "__pycache__"}  # editor/ ships as a bundle
-SETUP_HINT = "run ./dev.sh serve once (it installs the npm packages and downloads micropip)"
+SETUP_HINT = "run ./dev.sh serve once (it installs the npm packages)"
 
 
 def on_config(config):
     """Stop early, with a clear message, when the vendored inputs are not installed."""
     missing = [str(path.relative_to(REPO)) for path in
                [NODE_MODULES / "pyodide" / name for name in PYODIDE_FILES]
-               + [NODE_MODULES / "katex" / "dist" / "katex.mjs", ESBUILD, MICROPIP_WHEEL, ENGINE]
+               + [NODE_MODULES / "katex" / "dist" / "katex.mjs", ESBUILD, ENGINE]
                if not path.exists()]
     if missing:
         raise PluginError(f"vendor.py: missing {', '.join(missing)}; {SETUP_HINT}")
@@ -109,16 +108,15 @@ def copy_browser_files(source, destination):
 # ---- Wheels ----------------------------------------------------------------------------------
 
 def write_wheels(destination):
-    """micropip's wheel, the engine's and the tutor's, and wheels.json listing them for the runtime."""
+    """The engine's wheel and the tutor's, and wheels.json listing them for the runtime."""
     destination.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(MICROPIP_WHEEL, destination / MICROPIP_WHEEL.name)
     packages = [
         write_wheel(destination, "tinygrad", "The lesson's scalar autograd engine.",
                     {"tinygrad.py": ENGINE.read_bytes()}),
         write_wheel(destination, "tutor", "The lesson's Python side: code-block sessions and figure models.",
                     tutor_files()),
     ]
-    manifest = {"micropip": MICROPIP_WHEEL.name, "packages": packages}
+    manifest = {"packages": packages}
     (destination / "wheels.json").write_text(json.dumps(manifest, indent=2) + "\n")
 
 

@@ -18,12 +18,15 @@ const INTERACTIONS = ["pointerdown", "keydown", "wheel", "touchstart"];
 
 let reloadReason = null;        // why this page should be reloaded, once that loses nothing
 let readerTouchedPage = false;  // any click, key, wheel or touch since this page was shown
+// runtime.session when this page was shown: if Python started since, a first visit's isolation reload
+// would throw away its boot and half-downloaded runtime (installing the worker is quick), so it waits.
+let pythonSessionsBefore = 0;
 
 // Reload only a page the reader has not touched (no edits or output to lose, no jump while reading);
 // otherwise wait for the next page they open through instant navigation.
 function reloadWhenSafe(reason) {
   reloadReason = reloadReason || reason;
-  if (readerTouchedPage) return;
+  if (readerTouchedPage || (reloadReason === "isolation" && runtime.session > pythonSessionsBefore)) return;
   if (reloadReason === "isolation") sessionStorage.setItem(RELOAD_FLAG, "1");
   location.reload();
 }
@@ -40,6 +43,7 @@ function watchNavigation(registration) {
     if (location.href === shownURL) return;
     shownURL = location.href;
     readerTouchedPage = false;
+    pythonSessionsBefore = runtime.session;
     if (reloadReason) reloadWhenSafe(reloadReason);
     else checkForNewBuild();
   });

@@ -19,6 +19,10 @@ const CACHE_PREFIX = `lesson-offline ${SCOPE.pathname} `;  // one origin may hos
 const CACHE_NAME = CACHE_PREFIX + BUILD.version;
 const PARALLEL_DOWNLOADS = 6;
 const COPY_COMPLETE = `${SCOPE.href}?offline-copy=complete`;  // in a cache holding every listed file
+// A worker obeys the Content-Security-Policy of its own script's response, not the page's <meta> policy
+// (site_scripts/hooks/security.py). Pyodide needs 'wasm-unsafe-eval' to compile its WebAssembly; nothing
+// needs eval, so Python's `js.eval` is refused too.
+const WORKER_POLICY = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'";
 const ISOLATION_HEADERS = {
   "Cross-Origin-Opener-Policy": "same-origin",
   "Cross-Origin-Embedder-Policy": "require-corp",
@@ -80,10 +84,11 @@ async function readerKeepsOfflineCopy() {
   return false;
 }
 
-function withIsolationHeaders(response, { status, statusText } = response) {
+function withIsolationHeaders(response, request, { status, statusText } = response) {
   if (response.status === 0) return response;  // opaque responses and redirects cannot be rebuilt
   const headers = new Headers(response.headers);
   for (const [name, value] of Object.entries(ISOLATION_HEADERS)) headers.set(name, value);
+  if (request.destination === "worker") headers.set("Content-Security-Policy", WORKER_POLICY);
   return new Response(response.body, { status, statusText, headers });
 }
 
@@ -91,12 +96,12 @@ async function respond(request) {
   const path = sitePath(request.url);
   const cache = await caches.open(CACHE_NAME);
   const cached = path in BUILD.files ? await cache.match(cacheKey(path)) : undefined;
-  if (cached) return withIsolationHeaders(cached);
+  if (cached) return withIsolationHeaders(cached, request);
   try {
-    return withIsolationHeaders(await fetch(request));
+    return withIsolationHeaders(await fetch(request), request);
   } catch (error) {
     const notFound = request.mode === "navigate" && "404.html" in BUILD.files && (await cache.match(cacheKey("404.html")));
-    if (notFound) return withIsolationHeaders(notFound, { status: 404, statusText: "Not Found" });
+    if (notFound) return withIsolationHeaders(notFound, request, { status: 404, statusText: "Not Found" });
     throw error;
   }
 }

@@ -8,8 +8,9 @@ What it is: every speed target of issue #8 measured side by side in one run on t
   - in one reader session: chapter switches through Material's instant navigation (link click to
     the next chapter's first block result; one interpreter, a namespace per chapter), a figure's
     slider -> Python -> SVG update round trip, and "Run 100 steps" of the line fit;
-  - bytes a first visit transfers (service worker allowed): a chapter read without running
-    anything, and a chapter whose block runs; plus any file whose body was downloaded twice;
+  - bytes a first visit transfers (service worker allowed), counted at the server, which runs in
+    this process with serve.py's handler: a chapter read without running anything, and a chapter
+    whose block runs; plus any file sent twice;
   - the engine's XOR benchmark against micrograd, and Pyodide/CPython (tests/benchmarks/xor.py).
 Times are measured inside the page with performance.now() (ms since navigation), medians of a few
 repeats. A row is a dict; each measure_* function returns its rows, so a later issue adds rows by
@@ -23,10 +24,13 @@ Run: `./dev.sh bench` or `.venv/bin/python tests/benchmarks/run_all.py [--quick]
 """
 import argparse
 import contextlib
+import functools
+import http.server
 import shutil
 import statistics
 import sys
 import tempfile
+import threading
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -35,10 +39,11 @@ from playwright.sync_api import sync_playwright
 BENCHMARKS = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCHMARKS.parent / "site"))
 sys.path.insert(0, str(BENCHMARKS))
+sys.path.insert(0, str(BENCHMARKS.parents[1]))
 
 import xor  # noqa: E402  (after the path is set)
-from helpers import (CHROMIUM_ARGS, PYTHON_TIMEOUT_MS, build_site, chromium_path,  # noqa: E402
-                     free_port, serve_site)
+from helpers import CHROMIUM_ARGS, PYTHON_TIMEOUT_MS, build_site, chromium_path, free_port  # noqa: E402
+from site_scripts.serve import LessonHandler  # noqa: E402
 
 BARE_FOLDER = "bench-bare/"
 BLOCK_CHAPTER = "checking/"        # its first block is in view on arrival: the cold/warm "first result"
@@ -47,6 +52,7 @@ FIGURE_CHAPTER = "derivatives/"    # holds the "Secant and tangent" figure
 FIGURE, SLIDER = "secant_tangent", "Position x"
 LINE_FIT_CHAPTER = "training/"
 VIEW_ONLY_SETTLE_MS = 4000         # how long a view-only visit stays open, so late requests count too
+PYTHON_FILES = ("/assets/vendor/pyodide/", "/assets/wheels/")  # URL paths (the bench serves the site at /)
 
 TARGETS = {  # row name -> (target text, test on the row)
     "cold": ("ratio <= 1.15", lambda row: row["ratio"] <= 1.15),
@@ -149,12 +155,70 @@ def row(key, name, value, unit, bare=None, ratio=None, note="", checks=None):
     return entry
 
 
+class CountingHandler(LessonHandler):
+    """serve.py's handler, quiet, recording (path, status, bytes sent incl. headers) per request
+    in `traffic` (a list shared by the server): the bytes that really left the server."""
+
+    quiet = True
+    traffic = None
+
+    def setup(self):
+        super().setup()
+        self.sent = 0
+        self.status = None
+        socket_writer = self.wfile
+        handler = self
+
+        class Counting:
+            def write(self, data):
+                handler.sent += len(data)
+                return socket_writer.write(data)
+
+            def __getattr__(self, name):
+                return getattr(socket_writer, name)
+
+        self.wfile = Counting()
+
+    def send_response(self, code, message=None):
+        self.status = code
+        super().send_response(code, message)
+
+    def finish(self):
+        super().finish()
+        if self.status is not None:
+            self.traffic.append((self.path.split("?")[0], self.status, self.sent))
+
+
+class QuietServer(http.server.ThreadingHTTPServer):
+    """A browser that drops a download (a reload, a closed context) is no error worth printing."""
+
+    def handle_error(self, request, client_address):
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
+@contextlib.contextmanager
+def counting_server(directory, port):
+    """Serve `directory` on 127.0.0.1:`port` in this process; yields (base URL, traffic list)."""
+    traffic = []
+    handler = type("Handler", (CountingHandler,), {"traffic": traffic})
+    server = QuietServer(("127.0.0.1", port), functools.partial(handler, directory=str(directory)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{port}/", traffic
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 class Bench:
     """The served site, one Chromium, and the ways to visit a page that the measurements share."""
 
-    def __init__(self, playwright, site_url, scratch, repeats):
+    def __init__(self, playwright, site_url, traffic, scratch, repeats):
         self.playwright = playwright
         self.site_url = site_url
+        self.traffic = traffic
         self.scratch = Path(scratch)
         self.repeats = repeats
         self.browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
@@ -302,29 +366,36 @@ NAMESPACE_SEEN = """async (firstKey) => {
 
 
 def measure_transfer(bench):
-    """Bytes a first visit transfers (new browser profile, service worker allowed): viewing a
-    chapter only, and running a chapter's first block."""
+    """Bytes the server sent for one first visit (new browser profile, service worker allowed):
+    a chapter read at its top without running anything, and a chapter whose first block runs
+    (counted until the service worker reports its offline copy complete). Counted at the server
+    (status line, headers and body of every response), so the page, its workers and the service
+    worker are all included and nothing is counted twice."""
     rows = []
     for key, name, run_python in [("view only", f"Transfer, {FIGURE_CHAPTER} read at its top, nothing run", False),
                                   ("with python", f"Transfer, {BLOCK_CHAPTER} with its first block run", True)]:
-        finished = []
         with bench.persistent_context(f"transfer-{key}", service_workers="allow") as context:
-            context.on("requestfinished", lambda request: finished.append(request))
             page = context.pages[0] if context.pages else context.new_page()
+            bench.traffic.clear()
             if run_python:
                 bench.first_block_result_ms(page, BLOCK_CHAPTER)
+                page.wait_for_function("() => document.documentElement.dataset.offline === 'ready'",
+                                       timeout=PYTHON_TIMEOUT_MS)
             else:
                 page.goto(bench.site_url + FIGURE_CHAPTER, wait_until="load")
-            page.wait_for_timeout(VIEW_ONLY_SETTLE_MS)
-            counted = transfer_bytes(finished)
-            checks = {"nothing downloaded twice": not counted["twice"]}
+                page.wait_for_timeout(VIEW_ONLY_SETTLE_MS)
+            sent = list(bench.traffic)
+            bodies = [path for path, status, _ in sent if status == 200]
+            twice = sorted({path for path in bodies if bodies.count(path) > 1})
+            checks = {"Python files downloaded once": not [path for path in twice if path.startswith(PYTHON_FILES)]}
             if not run_python:
                 shown = page.evaluate(FIGURES_WITHOUT_PYTHON)
                 checks["Python not started"] = shown["python"] == "idle"
                 checks["figures painted without Python"] = 0 < shown["painted"] == shown["figures"]
-        note = (f"page+workers {counted['page']:,} B, service worker {counted['service worker']:,} B"
-                + (f"; downloaded twice: {', '.join(counted['twice'])}" if counted["twice"] else ""))
-        rows.append(row(key, name, counted["page"] + counted["service worker"], "bytes", note=note, checks=checks))
+        python_bytes = sum(size for path, _, size in sent if path.startswith(PYTHON_FILES))
+        note = (f"{len(sent)} responses, {python_bytes:,} B of them Python files"
+                + (f"; sent twice: {', '.join(twice)}" if twice else ""))
+        rows.append(row(key, name, sum(size for _, _, size in sent), "bytes", note=note, checks=checks))
     return rows
 
 
@@ -333,26 +404,6 @@ FIGURES_WITHOUT_PYTHON = """() => ({
   painted: document.querySelectorAll("[data-widget] .widget__picture svg").length,
   python: document.documentElement.dataset.pythonState || "idle",
 })"""
-
-
-def transfer_bytes(finished_requests):
-    """Header + encoded body bytes per finished request (Chromium's own counts, via Playwright),
-    split into the page with its workers and the service worker; responses the service worker
-    answered are not counted again. Also lists files whose body came over the network twice."""
-    totals = {"page": 0, "service worker": 0}
-    bodies = {}
-    for request in finished_requests:
-        response = request.existing_response
-        if response is None or response.from_service_worker:
-            continue
-        sizes = request.sizes()
-        size = sizes["responseHeadersSize"] + sizes["responseBodySize"]
-        totals["service worker" if request.service_worker else "page"] += size
-        if sizes["responseBodySize"] > 0:
-            path = urlparse(request.url).path
-            bodies[path] = bodies.get(path, 0) + 1
-    totals["twice"] = sorted(path for path, count in bodies.items() if count > 1)
-    return totals
 
 
 def measure_engine(bench):
@@ -405,8 +456,8 @@ def run(repeats=3, quick=False, only=None):
     with tempfile.TemporaryDirectory(prefix="bench-") as scratch:
         site = build_site(Path(scratch) / "site", site_url)
         shutil.copytree(BENCHMARKS / "bare", site / BARE_FOLDER)
-        with serve_site(site, port) as url, sync_playwright() as playwright:
-            bench = Bench(playwright, url, scratch, repeats)
+        with counting_server(site, port) as (url, traffic), sync_playwright() as playwright:
+            bench = Bench(playwright, url, traffic, scratch, repeats)
             try:
                 return [entry for measure in measurements for entry in measure(bench)]
             finally:
