@@ -286,3 +286,13 @@ def wait_not_busy(block_locator, timeout=PYTHON_TIMEOUT_MS):
 def python_session(page):
     """A number that changes every time the page's Python is replaced by a fresh interpreter."""
     return int(page.evaluate("() => document.documentElement.dataset.pythonSession || 0"))
+
+
+def run_then_stop(block_locator, code="while True:\n    pass"):
+    """Run code that does not end by itself, press Stop once it runs, and wait for that run to end."""
+    set_code(block_locator, code)
+    runs_before = int(block_locator.get_attribute("data-runs"))
+    press(block_locator, "Run")
+    wait_running(block_locator)
+    press(block_locator, "Stop")
+    wait_run_finished(block_locator, runs_before)

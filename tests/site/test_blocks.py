@@ -12,8 +12,8 @@ import re
 import pytest
 
 from helpers import (block, blocks, cpython_outputs, editor_text, free_port, open_lesson, output_text,
-                     pages_with_blocks, press, run_block, runnable_sources, serve_site, set_code,
-                     wait_run_finished, wait_running)
+                     pages_with_blocks, press, run_block, run_then_stop, runnable_sources, serve_site,
+                     set_code, wait_run_finished, wait_running)
 
 LOCATIONS = ["site_url", "subpath_site_url"]
 RUNTIME_FILES = ("session.py", "_pyodide", "pyodide.asm", "tutor/")
@@ -130,13 +130,7 @@ def test_stop_ends_an_endless_loop_and_the_block_runs_again(
         page, base_url, lesson_path, requests_made, outside_requests, page_errors):
     open_lesson(page, base_url, lesson_path)
     first = block(page, 1)
-    set_code(first, "while True:\n    pass")
-    runs_before = int(first.get_attribute("data-runs"))
-    press(first, "Run")
-    wait_running(first)
-
-    press(first, "Stop")
-    wait_run_finished(first, runs_before)
+    run_then_stop(first)
 
     assert first.get_attribute("data-state") == "stopped"
     assert "Stopped" in output_text(first)
@@ -173,13 +167,7 @@ def test_stop_interrupts_and_keeps_definitions_on_an_isolated_page(page, built_s
         open_lesson(page, isolated_url, lesson_path)
         assert page.evaluate("() => crossOriginIsolated")
         first = block(page, 1)
-        set_code(first, "kept = 'still here'\nwhile True:\n    pass")
-        runs_before = int(first.get_attribute("data-runs"))
-        press(first, "Run")
-        wait_running(first)
-
-        press(first, "Stop")
-        wait_run_finished(first, runs_before)
+        run_then_stop(first, "kept = 'still here'\nwhile True:\n    pass")
 
         assert "KeyboardInterrupt" in output_text(first)
         set_code(first, "print(kept)")

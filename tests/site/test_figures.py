@@ -10,14 +10,13 @@ figure shows before Python is ready.
 What it is not: a test of the models' arithmetic in depth (tests/widgets/ does that) or of the
 runtime (test_blocks.py).
 """
-import re
 import sys
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from helpers import PYTHON_TIMEOUT_MS, REPO, UI_TIMEOUT_MS, wait_python_ready
+from helpers import PYTHON_TIMEOUT_MS, REPO, wait_python_ready
 
 TITLES = {  # exactly as issue #5 names them
     "x_times_x": "x × x, traced",

@@ -16,7 +16,6 @@ import subprocess
 import sys
 import zipfile
 from html.parser import HTMLParser
-from pathlib import Path
 from urllib.parse import urlparse
 from urllib.request import urlopen
 from xml.etree import ElementTree
@@ -26,7 +25,7 @@ from playwright.sync_api import expect
 
 from site_scripts.hooks import offline as OFFLINE_HOOK
 
-from helpers import (PYTHON_TIMEOUT_MS, REPO, UI_TIMEOUT_MS, block, blocks, free_port, open_lesson,
+from helpers import (PYTHON_TIMEOUT_MS, UI_TIMEOUT_MS, block, blocks, free_port, open_lesson,
                      press, run_block, serve_site, set_code, wait_blocks_mounted)
 
 ISOLATION_HEADERS = {"cross-origin-opener-policy": "same-origin",

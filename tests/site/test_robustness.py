@@ -15,8 +15,8 @@ What it is not: the ordinary run/edit/reset behaviour (test_blocks.py), saved ed
 import pytest
 
 from helpers import (UI_TIMEOUT_MS, block, free_port, open_lesson, output_text, pages_with_blocks, press,
-                     python_session, run_block, serve_site, set_code, wait_not_busy, wait_output_contains,
-                     wait_run_finished, wait_running)
+                     python_session, run_block, run_then_stop, serve_site, set_code, wait_not_busy,
+                     wait_output_contains, wait_run_finished, wait_running)
 
 RESTORED = "your definitions are back"
 
@@ -162,13 +162,7 @@ def test_printed_html_stays_text_and_nothing_runs(hostile):
 
 def test_stop_ends_an_endless_loop_within_a_shared_page(hostile):
     first = block(hostile, 1)
-    set_code(first, "while True:\n    pass")
-    runs_before = int(first.get_attribute("data-runs"))
-    press(first, "Run")
-    wait_running(first)
-
-    press(first, "Stop")
-    wait_run_finished(first, runs_before)
+    run_then_stop(first)
 
     assert first.get_attribute("data-state") == "stopped"
     assert "Stopped" in output_text(first)
