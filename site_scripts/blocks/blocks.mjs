@@ -320,6 +320,9 @@ class Block {
   /** Import the editor bundle once and put an editor where the static code was. */
   openEditor({ focus }) {
     this.editorOpening ??= loadEditor().then(({ createEditor }) => {
+      // The editor loads asynchronously: a keyboard reader may have tabbed on meanwhile, and
+      // keeps their place; only a reader still on the code moves into the editor.
+      const readerOnCode = this.codeView.contains(document.activeElement);
       const host = document.createElement("div");
       host.className = "runnable__editor";
       this.codeView.replaceWith(host);
@@ -330,11 +333,12 @@ class Block {
         onRun: () => this.page.request(this),
         onChange: (code) => this.remember(code),
       });
+      return readerOnCode;
     }).catch((error) => {
       this.editorOpening = null;
       this.statusText.textContent = `The editor could not load (${error.message}); the code still runs.`;
     });
-    if (focus) this.editorOpening.then(() => this.editor?.focus());
+    if (focus) this.editorOpening.then((readerOnCode) => { if (readerOnCode) this.editor?.focus(); });
     return this.editorOpening;
   }
 

@@ -11,6 +11,8 @@ import re
 
 import pytest
 
+from playwright.sync_api import expect
+
 from helpers import (block, blocks, cpython_outputs, editor_text, free_port, open_lesson, output_text,
                      pages_with_blocks, press, run_block, run_then_stop, runnable_sources, serve_site,
                      set_code, wait_run_finished, wait_running)
@@ -90,6 +92,31 @@ def test_keyboard_shortcut_runs_the_block(page, site_url, lesson_path, keys, pag
 
     assert output_text(first) == "1024\n"
     assert editor_text(first) == "print(2 ** 10)", "the shortcut must not insert a line break"
+    assert page_errors == []
+
+
+def test_a_keyboard_reader_who_tabs_past_the_code_keeps_focus_while_the_editor_loads(
+        page, site_url, lesson_path, page_errors):
+    editor_requested = []
+
+    def slow_editor(route):  # the editor bundle arrives only after the reader has tabbed on
+        editor_requested.append(route.request.url)
+        page.wait_for_timeout(1500)
+        route.continue_()
+
+    page.route("**/assets/vendor/codemirror/editor.js", slow_editor)
+    open_lesson(page, site_url, lesson_path)
+    first = block(page, 1)
+    first.locator("pre").first.focus()          # Tab reaches the code: the editor starts loading
+    run = first.get_by_role("button", name="Run")
+    for _ in range(4):                           # ... and the reader tabs on to the Run button
+        page.keyboard.press("Tab")
+        if run.evaluate("button => button === document.activeElement"):
+            break
+    expect(run).to_be_focused()
+    expect(first.locator(".cm-content")).to_be_visible()   # the editor has replaced the code view
+    assert editor_requested, "focusing the code did not load the editor"
+    expect(run).to_be_focused()
     assert page_errors == []
 
 
