@@ -220,19 +220,23 @@ def run_block(block_locator, timeout=PYTHON_TIMEOUT_MS):
     return output_text(block_locator)
 
 
+NOT_BUSY = "element.getAttribute('aria-busy') !== 'true'"  # neither queued, running nor restoring
+
+
+def wait_for_block(block_locator, condition, value=None, timeout=PYTHON_TIMEOUT_MS):
+    """Wait until `condition`, a JavaScript expression over `element` (the block) and `value`, holds."""
+    block_locator.page.wait_for_function(
+        f"([element, value]) => {condition}", arg=[block_locator.element_handle(), value], timeout=timeout)
+
+
 def wait_run_finished(block_locator, runs_before, timeout=PYTHON_TIMEOUT_MS):
     """Wait until the block has finished more runs than `runs_before` and is not busy."""
-    block_locator.page.wait_for_function(
-        "([element, before]) => Number(element.dataset.runs || 0) > before"
-        " && element.getAttribute('aria-busy') !== 'true'",
-        arg=[block_locator.element_handle(), runs_before], timeout=timeout)
+    wait_for_block(block_locator, f"Number(element.dataset.runs || 0) > value && {NOT_BUSY}", runs_before, timeout)
 
 
 def wait_running(block_locator, timeout=PYTHON_TIMEOUT_MS):
     """Wait until the block's code is actually executing in Python (not just queued or booting)."""
-    block_locator.page.wait_for_function(
-        "element => element.dataset.state === 'running'",
-        arg=block_locator.element_handle(), timeout=timeout)
+    wait_for_block(block_locator, "element.dataset.state === 'running'", timeout=timeout)
 
 
 def press(block_locator, name):
@@ -271,16 +275,13 @@ def editor_text(block_locator):
 
 def wait_output_contains(block_locator, text, timeout=PYTHON_TIMEOUT_MS):
     """Wait until the block's output log shows `text` (e.g. a note that arrives after the run ended)."""
-    block_locator.page.wait_for_function(
-        "([element, text]) => (element.querySelector('[role=log]')?.textContent || '').includes(text)",
-        arg=[block_locator.element_handle(), text], timeout=timeout)
+    wait_for_block(block_locator, "(element.querySelector('[role=log]')?.textContent || '').includes(value)",
+                   text, timeout)
 
 
 def wait_not_busy(block_locator, timeout=PYTHON_TIMEOUT_MS):
     """Wait until the block is neither queued, running nor restoring earlier definitions."""
-    block_locator.page.wait_for_function(
-        "element => element.getAttribute('aria-busy') !== 'true'",
-        arg=block_locator.element_handle(), timeout=timeout)
+    wait_for_block(block_locator, NOT_BUSY, timeout=timeout)
 
 
 def python_session(page):
