@@ -12,14 +12,18 @@
 // when the lesson's own code changed since. Mounting is idempotent, so Material's document$ (first
 // load and every instant navigation) can call it freely; each visit of a page starts that page's
 // namespace afresh.
+// A run's "graph" output items (from show(value)) become figures under the output log, in order
+// (shown_graph.mjs, loaded on first use); running the block again clears them.
 // What it is not: Python (runtime.mjs and tutor/session.py run the code, and cap its output).
 import { runtime } from "../runtime/runtime.mjs";
 import { fingerprint, forgetAllEdits, forgetEdit, saveEdit, savedEdit } from "./saved-edits.mjs";
 
 const EDITOR_URL = new URL("../../vendor/codemirror/editor.js", import.meta.url);
+const SHOWN_GRAPH_URL = new URL("../widgets/shown_graph.mjs", import.meta.url);
 
 let editorBundle = null;
-const loadEditor = () => (editorBundle ??= import(EDITOR_URL.href));
+/** The CodeMirror bundle (createEditor), imported once; the engine editor uses it too. */
+export const loadEditor = () => (editorBundle ??= import(EDITOR_URL.href));
 
 /** Mount every not-yet-mounted runnable block under `root`; Python starts when one nears the view. */
 export function mountBlocks(root) {
@@ -264,6 +268,8 @@ class Block {
     this.output.setAttribute("role", "log");
     this.output.setAttribute("aria-live", "polite");
     this.output.setAttribute("aria-label", `Output of ${this.label}`);
+    this.figures = element.appendChild(document.createElement("div"));
+    this.figures.className = "runnable__figures";
 
     element.addEventListener("keydown", (event) => {
       if (event.key === "Enter" && (event.ctrlKey || event.metaKey || event.shiftKey) && !this.editor) {
@@ -428,6 +434,7 @@ class Block {
 
   clearOutput() {
     this.output.replaceChildren();
+    this.figures.replaceChildren();
     this.pendingOutput = [];
   }
 
@@ -442,6 +449,10 @@ class Block {
   flushOutput() {
     this.flushScheduled = false;
     for (const [stream, text] of this.pendingOutput) {
+      if (stream === "graph") {
+        this.showGraph(text);
+        continue;
+      }
       const last = this.output.lastElementChild;
       if (last?.dataset.stream === stream) last.append(text);
       else {
@@ -452,6 +463,17 @@ class Block {
       }
     }
     this.pendingOutput = [];
+  }
+
+  /** Draw a graph that show() sent (JSON) after the figures before it; its module loads on first use. */
+  showGraph(json) {
+    const place = this.figures.appendChild(document.createElement("div"));
+    import(SHOWN_GRAPH_URL.href)
+      .then(({ shownGraph }) => place.replaceWith(shownGraph(json)))
+      .catch((error) => {
+        place.className = "runnable__stderr";
+        place.textContent = `The graph could not be drawn: ${error.message}`;
+      });
   }
 }
 
@@ -465,7 +487,8 @@ const BLOCK_STATUS = {
   stopped: "Stopped",
 };
 
-function button(parent, name, className, onClick) {
+/** A Material-styled <button> named `name`, appended to `parent` (the engine editor and the exercises use it too). */
+export function button(parent, name, className, onClick) {
   const element = parent.appendChild(document.createElement("button"));
   element.type = "button";
   element.className = `md-button ${className}`;

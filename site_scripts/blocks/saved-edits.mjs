@@ -12,7 +12,8 @@ const SITE_PATH = new URL("../../../", import.meta.url).pathname;
 
 const keyOf = (page, number) => `${KEY_PREFIX}${page}#${number}`;
 
-function storage() {
+/** This browser's localStorage, or null when the browser refuses storage to this site. */
+export function storage() {
   try {
     return globalThis.localStorage ?? null;
   } catch {

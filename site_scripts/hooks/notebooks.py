@@ -9,6 +9,9 @@ excerpts (as Python code in Markdown) become Markdown cells; a figure placeholde
 links to the interactive figure on the site, and relative links point at the site too. After the
 build, notebooks/<chapter>.zip holds <chapter>.ipynb and tinygrad.py (engine/tinygrad.py unchanged),
 and the page gets a relative "Download this chapter as a Jupyter notebook" link under its title.
+A chapter whose blocks call show(value) (on the site it draws a Value's graph under the block) gets
+a code cell defining show() before the first such block: there it prints the same one-line summary,
+with the summary's functions copied from the figure's model (site_scripts/widgets/expression_graph.py).
 What it is not: a runner. The notebook is shipped without outputs; tests/article/test_notebooks.py
 validates it with nbformat and executes it with the zip's tinygrad.py.
 """
@@ -28,6 +31,22 @@ from mkdocs.utils import get_relative_url
 REPO = Path(__file__).resolve().parents[2]
 ENGINE = REPO / "engine" / "tinygrad.py"
 FIGURE_MODELS = REPO / "site_scripts" / "widgets"   # each model names its figure in TITLE
+SHOW_MODEL = FIGURE_MODELS / "expression_graph.py"
+SHOW_FUNCTIONS = ("counted", "variable_name", "graph_title", "summary")  # need only the engine's Value
+SHOW_CELL_HEADING = "# show(value) draws the graph of a Value on the lesson's website."
+SHOW_DEFINITION = SHOW_CELL_HEADING + """
+# In a notebook it prints the size of that graph, as the website does above its drawing.
+from tinygrad import Value
+
+
+{functions}
+
+
+def show(value):
+    if not isinstance(value, Value):
+        raise TypeError(f"show() draws the graph of a Value, for example show(loss); it got {{value!r}}")
+    print(summary(value, globals()))"""
+SHOW_CALL = re.compile(r"\bshow\(")
 NOTEBOOK_FOLDER = "notebooks"                        # in the built site
 LINK_TEXT = "Download this chapter as a Jupyter notebook"
 FIXED_ZIP_TIME = (1980, 1, 1, 0, 0, 0)               # same chapter, same zip bytes
@@ -104,11 +123,16 @@ def notebook_cells(text, page, config, files):
                     f"([the chapter on the website]({page_url})). Run the cells from top to bottom, with "
                     "`tinygrad.py`, which comes in the same zip, in the same folder as this notebook.")
     cells.append({"cell_type": "markdown", "source": introduction})
+    show_defined = False
     for kind, lines, info in blocks_of(with_snippets_included(text)):
         if kind == "runnable":
             title = TITLE_OPTION.search(info)
             end_prose(caption=f"**{title['title']}**" if title else "")
-            cells.append({"cell_type": "code", "source": "\n".join(lines)})
+            code = "\n".join(lines)
+            if SHOW_CALL.search(code) and not show_defined:
+                cells.append({"cell_type": "code", "source": show_definition()})
+                show_defined = True
+            cells.append({"cell_type": "code", "source": code})
         elif kind == "fence":
             prose.extend(lines)
         else:
@@ -116,6 +140,17 @@ def notebook_cells(text, page, config, files):
                          for line in lines)
     end_prose()
     return cells
+
+
+def show_definition():
+    """The source of the code cell that defines show() for a notebook (see SHOW_DEFINITION)."""
+    source = SHOW_MODEL.read_text(encoding="utf-8")
+    functions = {node.name: ast.get_source_segment(source, node)
+                 for node in ast.parse(source).body if isinstance(node, ast.FunctionDef)}
+    missing = [name for name in SHOW_FUNCTIONS if name not in functions]
+    if missing:
+        raise PluginError(f"notebooks.py: {SHOW_MODEL} no longer defines {', '.join(missing)}")
+    return SHOW_DEFINITION.format(functions="\n\n\n".join(functions[name] for name in SHOW_FUNCTIONS))
 
 
 def with_snippets_included(text):

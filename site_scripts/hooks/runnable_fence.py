@@ -8,26 +8,40 @@ What it is: it registers a pymdownx.superfences custom fence named `runnable`. I
 
 renders as highlighted Python (readable with JavaScript off) inside
 `<div class="runnable" data-title="..." data-source="...">`, keeping the exact source for Reset.
-The only option is `title`; anything else stops the build with a message naming it.
+A second option, `exercise="<name>"`, makes the block an exercise whose starter code is the fence's
+code: the div gets `data-exercise="<name>"` and is followed by a hidden
+`<div class="exercise-data">` holding the HINTS (a list) and the SOLUTION (highlighted, and as
+plain text in data-solution) of site_scripts/exercises/<name>.py, read from that file without
+importing it, and kept out of the search index (data-search-exclude).
+Any other option, or an exercise with no such module, stops the build with a message naming it.
 
 What it is not: the interactive part. site_scripts/blocks/blocks.mjs adds the editor, the buttons
-and the output in the browser.
+and the output in the browser; site_scripts/exercises/exercises.mjs adds an exercise's Check,
+hints and solution.
 """
+import ast
 import html
+import re
+from pathlib import Path
 
 from pymdownx.superfences import SuperFencesException
 
 FENCE_NAME = "runnable"
-ALLOWED_OPTIONS = {"title"}
+ALLOWED_OPTIONS = {"title", "exercise"}
+EXERCISES = Path(__file__).resolve().parents[1] / "exercises"
+EXERCISE_NAME = re.compile(r"[a-z_][a-z0-9_]*")
+CODE_IN_HINT = re.compile(r"`([^`]+)`")
 
 
 def validate_runnable(language, inputs, options, attrs, md):
-    """Accept `title="..."` only; fail the build with a clear message for anything else."""
+    """Accept `title="..."` and `exercise="<name>"`; fail the build with a clear message for anything else."""
     unknown = sorted(set(inputs) - ALLOWED_OPTIONS)
     if unknown:
         raise SuperFencesException(
-            f"```{FENCE_NAME} fence: unknown option(s) {', '.join(unknown)}; "
-            f'the only option is title="...", e.g. ```{FENCE_NAME} title="Check the engine"')
+            f"```{FENCE_NAME} fence: unknown option(s) {', '.join(unknown)}; the options are "
+            f'title="..." and exercise="<name>", e.g. ```{FENCE_NAME} title="Check the engine"')
+    if "exercise" in inputs:
+        options["exercise"] = exercise_parts(inputs["exercise"])
     title = inputs.get("title", "")
     if title is True or (title and not title.strip()):
         raise SuperFencesException(f'```{FENCE_NAME} fence: title needs text, e.g. title="Check the engine"')
@@ -44,8 +58,46 @@ def format_runnable(source, language, class_name, options, md, **kwargs):
     code_html = highlighter.highlight(src=source, language="python", options=highlight_options, md=md,
                                       classes=[], id_value="", attrs={})
     title_attribute = f' data-title="{html.escape(title)}"' if title else ""
-    return (f'<div class="{class_name}"{title_attribute} data-source="{html.escape(source)}">'
-            f"{code_html}</div>")
+    exercise = options.get("exercise")
+    exercise_attribute = f' data-exercise="{exercise["name"]}"' if exercise else ""
+    block_html = (f'<div class="{class_name}"{title_attribute}{exercise_attribute} '
+                  f'data-source="{html.escape(source)}">{code_html}</div>')
+    if not exercise:
+        return block_html
+    solution_html = highlighter.highlight(src=exercise["solution"], language="python", options={}, md=md,
+                                          classes=[], id_value="", attrs={})
+    hints_html = "".join(f"<li>{hint_html(hint)}</li>" for hint in exercise["hints"])
+    return (f'{block_html}<div class="exercise-data" data-exercise="{exercise["name"]}" '
+            f'data-solution="{html.escape(exercise["solution"])}" data-search-exclude hidden>'
+            f'<ol class="exercise-data__hints">{hints_html}</ol>'
+            f'<div class="exercise-data__solution">{solution_html}</div></div>')
+
+
+def exercise_parts(name):
+    """{"name", "hints", "solution"} of site_scripts/exercises/<name>.py, read without running it."""
+    if not isinstance(name, str) or not EXERCISE_NAME.fullmatch(name):
+        raise SuperFencesException(f'```{FENCE_NAME} fence: exercise="..." needs the name of a module in '
+                                   f'site_scripts/exercises/, e.g. exercise="relu", not {name!r}')
+    module = EXERCISES / f"{name}.py"
+    try:
+        tree = ast.parse(module.read_text(encoding="utf-8"))
+    except OSError:
+        raise SuperFencesException(f'```{FENCE_NAME} fence: exercise="{name}" has no module {module}') from None
+    constants = {target.id: statement.value for statement in tree.body if isinstance(statement, ast.Assign)
+                 for target in statement.targets if isinstance(target, ast.Name)}
+    try:
+        hints, solution = (ast.literal_eval(constants[constant]) for constant in ("HINTS", "SOLUTION"))
+    except (KeyError, ValueError) as problem:
+        raise SuperFencesException(f"{module} needs HINTS (a list of texts) and SOLUTION (a text) "
+                                   f"written as plain literals ({problem!r})") from None
+    if not (hints and all(isinstance(hint, str) for hint in hints) and isinstance(solution, str)):
+        raise SuperFencesException(f"{module}: HINTS must be a non-empty list of texts and SOLUTION a text")
+    return {"name": name, "hints": hints, "solution": solution}
+
+
+def hint_html(hint):
+    """A hint's text as HTML: escaped, with `code` in backquotes shown as <code>."""
+    return CODE_IN_HINT.sub(lambda match: f"<code>{match[1]}</code>", html.escape(hint))
 
 
 def on_config(config):

@@ -121,12 +121,16 @@ def write_wheels(destination):
 
 
 def tutor_files():
-    """Archive name -> bytes for package `tutor`: the session module and the figure models
-    (site_scripts/widgets/*.py, its __init__.py included, become tutor/widgets/)."""
+    """Archive name -> bytes for package `tutor`: the session module, the engine editor's module,
+    the figure models (site_scripts/widgets/*.py, its __init__.py included, become tutor/widgets/)
+    and the exercises (site_scripts/exercises/*.py become tutor/exercises/)."""
     files = {"tutor/__init__.py": b'"""The lesson\'s Python side, installed in the browser."""\n',
-             "tutor/session.py": (SCRIPTS / "runtime" / "session.py").read_bytes()}
+             "tutor/session.py": (SCRIPTS / "runtime" / "session.py").read_bytes(),
+             "tutor/engine_edit.py": (SCRIPTS / "engine_edit" / "engine_edit.py").read_bytes()}
     for model in sorted((SCRIPTS / "widgets").glob("*.py")):
         files[f"tutor/widgets/{model.name}"] = model.read_bytes()
+    for exercise in sorted((SCRIPTS / "exercises").glob("*.py")):  # checks, hints, solutions
+        files[f"tutor/exercises/{exercise.name}"] = exercise.read_bytes()
     return files
 
 

@@ -66,7 +66,7 @@ async function register() {
   if (isolationPending && registration.active && !controlled) reloadWhenSafe("isolation");
 }
 
-// Only a reader who used Python pays for the offline copy of it (about 15 MB).
+// Only a reader who used Python pays for the offline copy of it (about 21 MB).
 function precacheOncePythonRan() {
   navigator.serviceWorker.addEventListener("message", ({ data }) => {
     if (data?.type === "precached") document.documentElement.dataset.offline = "ready";

@@ -1,9 +1,10 @@
 // runtime.mjs: the page's handle on Python, a thin layer over the worker in worker.mjs.
 // What it is: one shared `runtime` object (start, startWhenNear, onStatus, ready, run, call, stop,
-// restart, onRestart) used by the runnable blocks and the figures. It creates the module worker,
-// forwards requests, streams output back and reports the state of Python; it also mirrors that
-// state on <html data-python-state="..." data-python-session="N">. The page never waits on
-// Python: everything is a message.
+// restart, onRestart, useEngine, engineSource) used by the runnable blocks and the figures. It
+// creates the module worker, forwards requests, streams output back and reports the state of
+// Python; it also mirrors that state on <html data-python-state="..." data-python-session="N"
+// data-python-boot="snapshot|plain"> (the last: how the current interpreter started, once ready).
+// The page never waits on Python: everything is a message.
 // What it is not: Python logic (tutor/session.py) or rendering (blocks, widgets).
 //
 // Stop: on a cross-origin isolated page a shared interrupt flag raises KeyboardInterrupt and keeps
@@ -12,6 +13,12 @@
 // A worker whose Python died (a fatal Pyodide error) is replaced the same way, and so is one the
 // reader asks to restart. `runtime.session` then changes and onRestart listeners hear why, so the
 // blocks can replay their definitions and tell the reader.
+//
+// Engine: the site runs the lesson's engine unless the reader applied an edited one (page "Edit the
+// engine", engine-store.mjs keeps it). Every new worker then gets its source as its first message and
+// installs it before it answers; useEngine() switches engines by replacing the worker, like a restart.
+
+import { storedEngine } from "../engine_edit/engine-store.mjs";
 
 const WORKER_URL = new URL("./worker.mjs", import.meta.url);
 const INTERRUPT_GRACE_MS = 800; // an interrupt not honoured by then falls back to a restart (Stop < 1 s)
@@ -25,6 +32,8 @@ const RESTART_MESSAGES = {
   unresponsive: "Stopped. The code did not answer the interrupt (it was inside one long operation), "
     + "so Python was restarted and everything it defined was lost.",
   requested: "Python was restarted.",
+  "engine-edited": "Python was restarted with your edited engine.",
+  "engine-restored": "Python was restarted with the lesson's original engine.",
 };
 const STACK_OVERFLOW = /call stack|stack size|too much recursion/i;
 
@@ -39,6 +48,7 @@ class Runtime {
   #ready = null;
   #settleReady = null;
   #nearView = null; // IntersectionObserver of startWhenNear(), until Python starts
+  #engineSource = storedEngine(); // the reader's edited engine, or null for the lesson's own
 
   /** A number that changes whenever a new interpreter replaces the old one (all namespaces lost). */
   session = 0;
@@ -50,6 +60,7 @@ class Runtime {
     this.#nearView = null;
     this.session += 1;
     document.documentElement.dataset.pythonSession = String(this.session);
+    delete document.documentElement.dataset.pythonBoot; // set again when this interpreter is ready
     this.#ready = new Promise((resolve, reject) => { this.#settleReady = { resolve, reject }; });
     this.#ready.catch(() => {}); // a failed start is reported through onStatus as well
     this.#worker = new Worker(WORKER_URL, { type: "module", name: "python" });
@@ -63,6 +74,7 @@ class Runtime {
       this.#interrupt = new Int32Array(new SharedArrayBuffer(4));
       this.#worker.postMessage({ type: "interrupt-buffer", buffer: this.#interrupt });
     }
+    if (this.#engineSource !== null) this.#worker.postMessage({ type: "engine-source", source: this.#engineSource });
   }
 
   /** Start Python once `element` (a block or a figure) nears the viewport or the reader reaches for it. */
@@ -93,8 +105,9 @@ class Runtime {
     return () => this.#listeners.delete(fn);
   }
 
-  /** Call fn({ reason: "stopped"|"unresponsive"|"crashed"|"requested", message }) after every
-   *  restart (the new interpreter is already starting); returns a function that unsubscribes. */
+  /** Call fn({ reason, message }) after every restart (the new interpreter is already starting);
+   *  reason: stopped|unresponsive|crashed|requested|engine-edited|engine-restored. Returns a
+   *  function that unsubscribes. */
   onRestart(fn) {
     this.#restartListeners.add(fn);
     return () => this.#restartListeners.delete(fn);
@@ -139,6 +152,19 @@ class Runtime {
     this.#restart("requested");
   }
 
+  /** The source of the edited engine Python runs (or will run once started), or null for the lesson's. */
+  get engineSource() {
+    return this.#engineSource;
+  }
+
+  /** Run `source` as the engine from now on (null: the lesson's engine): a fresh interpreter that
+   *  installs it replaces the current one, and onRestart listeners hear "engine-edited" or
+   *  "engine-restored". Saving the choice for later visits is the caller's job (engine-store.mjs). */
+  useEngine(source) {
+    this.#engineSource = source;
+    this.#restart(source === null ? "engine-restored" : "engine-edited");
+  }
+
   #request(message, handlers) {
     this.start();
     const id = this.#nextId++;
@@ -154,6 +180,7 @@ class Runtime {
     switch (data.type) {
       case "status":
         this.#setStatus(data);
+        if (data.boot) document.documentElement.dataset.pythonBoot = data.boot; // "snapshot" or "plain"
         if (data.state === "ready") this.#settleReady.resolve();
         if (data.state === "error") this.#settleReady.reject(new Error(data.message));
         break;

@@ -7,7 +7,9 @@ exception into a traceback of the reader's code, with a plain-words hint for the
 cannot behave like a terminal for (input(), exit(), missing packages, runaway recursion or memory).
 Output is batched (a flood of prints becomes a few messages) and capped: the first lines, a count
 of the hidden ones, then the last lines. `call` runs a function of a figure model
-(`tutor.widgets.<name>`) with JSON arguments and returns its result as JSON.
+(`tutor.widgets.<name>`) with JSON arguments and returns its result as JSON. Every namespace
+holds `show(value)`: it prints a one-line summary of a Value's graph and sends the graph itself
+as a "graph" output item (JSON), which the page draws under the block's output.
 
 What it is not: a sandbox or a scheduler. The worker runs one request at a time; stopping a
 runaway loop is the worker's job (an interrupt, or a fresh worker).
@@ -19,6 +21,7 @@ import inspect
 import json
 import linecache
 import re
+import reprlib
 import sys
 import time
 import traceback
@@ -26,6 +29,8 @@ import types
 
 namespaces = {}  # page key -> the globals its blocks share
 WIDGET_NAME = re.compile(r"[a-z_][a-z0-9_]*")
+# The figure models: tutor.widgets in the browser, site_scripts.widgets when CPython tests import this.
+WIDGETS = __package__.partition(".")[0] + ".widgets"
 
 # Measured in Pyodide 314: recursion that passes through C (a __repr__ calling repr(self), an
 # __add__ using +) overflows the browser's own stack, a fatal crash, at about 700 levels; below
@@ -38,6 +43,7 @@ TAIL_LINES = 20
 TAIL_CHARACTERS = 10_000
 SENDS_PER_WINDOW = 20  # messages to the page per window; a faster flood is batched
 SEND_WINDOW_SECONDS = 0.1
+FIGURES_PER_RUN = 20  # show() calls drawn per run; later ones print only their summary
 
 ENGINE_MODULES = {"tinygrad", "tutor"}
 EXIT_NOTE = "exit() ends a whole program; in the page it only ends this block. Everything defined so far is kept."
@@ -55,7 +61,8 @@ class Output:
 
     The first HEAD_LINES lines (at most HEAD_CHARACTERS) go out as they come; later text only
     keeps its last TAIL_LINES lines, shown with a count of the hidden ones when the run ends.
-    Streams are "stdout", "stderr" and "note" (the runtime's own remarks to the reader).
+    Streams are "stdout", "stderr" and "note" (the runtime's own remarks to the reader); figures
+    (the "graph" items of show()) are not text: they pass the cap, FIGURES_PER_RUN per run.
     """
 
     def __init__(self, emit):
@@ -70,6 +77,7 @@ class Output:
         self.hidden_lines = 0
         self.window_start = 0.0
         self.sends_in_window = 0
+        self.figures = 0
 
     def write(self, stream, text):
         if self.capped:
@@ -145,6 +153,17 @@ class Output:
             self.capped, self.tail = False, collections.deque()
         self.send()
 
+    def figure(self, kind, text):
+        """A figure for the page to draw, sent after the text printed before it."""
+        self.figures += 1
+        if self.figures > FIGURES_PER_RUN:
+            if self.figures == FIGURES_PER_RUN + 1:
+                self.write("note", f"[This run already drew {FIGURES_PER_RUN} graphs: further show() calls "
+                                   "only print their summary.]\n")
+            return
+        self.send()
+        self.emit(kind, text)
+
     def report(self, stream, text):
         """Text the reader must see whatever the cap (an error report, a note): sent at once."""
         self.finish()
@@ -190,9 +209,28 @@ class NoInput:
 
 
 def fresh_namespace(page):
-    """Forget what earlier runs of this page defined; return its new, empty namespace."""
-    namespaces[page] = {"__name__": "__main__", "__builtins__": __builtins__}
-    return namespaces[page]
+    """Forget what earlier runs of this page defined; return its new namespace (only `show` in it)."""
+    namespace = {"__name__": "__main__", "__builtins__": __builtins__}
+    namespace["show"] = graph_shower(namespace)
+    namespaces[page] = namespace
+    return namespace
+
+
+def graph_shower(namespace):
+    """The `show` function of one page's namespace (it names values by that namespace's variables)."""
+    def show(value):
+        """Print a summary of the graph that computed `value` (a Value) and draw it under the block,
+        with buttons that step through its backward pass. The grads you computed are left as they are."""
+        engine_value = importlib.import_module("tinygrad").Value
+        if not isinstance(value, engine_value):
+            raise TypeError(f"show() draws the graph of a Value, for example show(loss); it got "
+                            f"{reprlib.repr(value)} (type {type(value).__name__})")
+        shown = importlib.import_module(f"{WIDGETS}.expression_graph").picture(value, namespace)
+        print(shown["summary"])
+        if shown["figure"] is not None and isinstance(sys.stdout, Stream):  # inside a run of a block
+            sys.stdout.output.figure("graph", json.dumps(shown["figure"], separators=(",", ":"), allow_nan=False))
+
+    return show
 
 
 async def run(page, code, emit, filename="<python block>", fresh=False):
@@ -268,8 +306,8 @@ def reader_traceback(error):
 def hint_for(error):
     """A sentence saying what an error means in the page, for the errors a reader cannot guess."""
     if isinstance(error, ImportError) and engine_replaced(error.name):
-        return ("The lesson's engine was removed or replaced in this Python session: "
-                "press Restart Python to get a fresh one.")
+        return ("The engine, tinygrad, was removed or replaced in this Python session: "
+                "press Restart Python to load it again.")
     if isinstance(error, ModuleNotFoundError):
         package = (error.name or "").partition(".")[0]
         if package and package not in sys.stdlib_module_names:
@@ -277,7 +315,7 @@ def hint_for(error):
                     "standard library and the lesson's engine, tinygrad, and cannot install packages.")
     if isinstance(error, NameError) and error.name in engine_names():
         return (f"{error.name} comes from the lesson's engine: `from tinygrad import {error.name}` brings it "
-                "back. If the engine itself was changed, press Restart Python.")
+                "back. If a block changed the engine itself, press Restart Python to load it again.")
     if isinstance(error, RecursionError):
         return (f"A function kept calling itself: Python stops after about {sys.getrecursionlimit()} "
                 "nested calls. Check that every chain of calls reaches a case that returns directly.")
@@ -314,7 +352,7 @@ def call(widget, function, arguments_json):
     if not isinstance(function, str) or not function.isidentifier() or function.startswith("_"):
         raise ValueError(f"call: function must be a public function name, not {function!r}")
     try:
-        module = importlib.import_module(f"tutor.widgets.{widget}")
+        module = importlib.import_module(f"{WIDGETS}.{widget}")
     except ModuleNotFoundError as error:
         raise ValueError(f"call: there is no figure model named {widget!r}") from error
     target = getattr(module, function, None)

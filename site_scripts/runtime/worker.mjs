@@ -2,20 +2,27 @@
 // What it is: it boots Pyodide from the site's own copy while it downloads the lesson's wheels
 // (tinygrad, tutor) from the site, installs them, then answers "run" and "call" messages one at a time by
 // calling tutor.session. Every URL is derived from import.meta.url, so any sub-path works.
+// Pyodide starts from the build's memory snapshot (snapshot.mjs) when it can, else the plain way.
 // What it is not: the page's API (runtime.mjs) nor the Python logic (session.py).
 //
 // Messages in:  {type: "interrupt-buffer", buffer}            (optional, before anything else)
+//               {type: "engine-source", source}               (optional, before anything else: the
+//                                                              reader's edited engine, see engine_edit.py)
 //               {type: "run", id, page, code, filename, fresh}
 //               {type: "call", id, widget, fn, kwargs}
-// Messages out: {type: "status", state, message, progress}    progress 0..1 while starting
+// Messages out: {type: "status", state, message, progress}    progress 0..1 while starting; the
+//                                                              "ready" after boot adds boot: "snapshot"|"plain"
 //               {type: "begin", id} {type: "output", id, stream, text}
 //               {type: "result", id, ok, error?, value?}      {type: "fatal", message}
-import { loadPyodide } from "../../vendor/pyodide/pyodide.mjs";
+import { loadPyodide, version } from "../../vendor/pyodide/pyodide.mjs";
+import { SNAPSHOT_PATH, bootFromSnapshot } from "./snapshot.mjs";
 
 const PYODIDE_URL = new URL("../../vendor/pyodide/", import.meta.url);
 const WHEELS_URL = new URL("../../wheels/", import.meta.url);
+const SNAPSHOT_URL = new URL(`../../${SNAPSHOT_PATH}`, import.meta.url);
 
 let interruptBuffer = null;
+let engineSource = null; // the reader's edited engine, installed in place of the lesson's at boot
 let queue = Promise.resolve();
 const booted = boot();
 booted.catch(() => {}); // reported as a status; requests get the error as their result
@@ -23,6 +30,10 @@ booted.catch(() => {}); // reported as a status; requests get the error as their
 self.onmessage = ({ data }) => {
   if (data.type === "interrupt-buffer") {
     interruptBuffer = data.buffer;
+    return;
+  }
+  if (data.type === "engine-source") {
+    engineSource = data.source;
     return;
   }
   queue = queue.then(() => answer(data));
@@ -47,8 +58,8 @@ self.addEventListener("error", (event) => {
   reportFatal(event.error);
 });
 
-function status(state, message, progress = null) {
-  self.postMessage({ type: "status", state, message, progress });
+function status(state, message, progress = null, details = {}) {
+  self.postMessage({ type: "status", state, message, progress, ...details });
 }
 
 async function boot() {
@@ -56,19 +67,32 @@ async function boot() {
     status("starting", "Downloading Python…", 0.1);
     const lessonWheels = fetchLessonWheels(); // downloads while Pyodide boots
     lessonWheels.catch(() => {});             // awaited below; this only avoids an unhandled rejection
-    const pyodide = await loadPyodide({ indexURL: PYODIDE_URL.href });
+    // From the build's memory snapshot when it can (much faster), else the plain way; same result.
+    const fromSnapshot = await bootFromSnapshot({ loadPyodide, version, indexURL: PYODIDE_URL.href,
+                                                  snapshotURL: SNAPSHOT_URL.href, lessonWheels });
+    const pyodide = fromSnapshot ?? await loadPyodide({ indexURL: PYODIDE_URL.href });
     status("starting", "Installing the engine…", 0.85);
     // A wheel is a zip of the package's files: unpacking it into site-packages installs it, and skips
     // importing micropip, which costs more than half a second on every boot.
     for (const wheel of await lessonWheels) pyodide.unpackArchive(wheel, "wheel");
     if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
     const session = pyodide.pyimport("tutor.session");
+    if (engineSource !== null) installEditedEngine(pyodide);
     session.configure();
-    status("ready", "Python is ready", 1);
+    status("ready", "Python is ready", 1, { boot: fromSnapshot ? "snapshot" : "plain" });
     return session;
   } catch (error) {
     status("error", `Python could not start: ${error.message}`);
     throw error;
+  }
+}
+
+/** Make the next `import tinygrad` load the reader's edited engine (tutor.engine_edit.install). */
+function installEditedEngine(pyodide) {
+  try {
+    pyodide.pyimport("tutor.engine_edit").install(engineSource);
+  } catch (error) {
+    throw new Error(`your edited engine could not be installed (${error.message})`);
   }
 }
 

@@ -27,5 +27,4 @@ def build():
     return loss, names
 
 
-initial, seed_gradient, backpropagate_one_operation = operation_stepping(
-    build, closing_sentence=lambda graph: "Every value now holds dL/d(value): the backward pass is complete.")
+initial, seed_gradient, backpropagate_one_operation = operation_stepping(build)

@@ -1,9 +1,14 @@
 // figure.mjs: what every figure shares: its frame, its controls, and its conversation with Python.
-// What it is: a Figure wraps one `[data-widget]` element that the build filled with a title, a
-// status line and the model's initial state (data-initial). It adds a picture area, readouts,
-// messages and controls (real buttons, radios and range inputs, labelled exactly as the view
-// says), and sends every input to the Python model through runtime.call(), one request at a
-// time, with the latest state. Controls stay disabled until Python is ready.
+// What it is: a FigureFrame adds to an element a picture area, readouts, messages and controls
+// (real buttons, radios and range inputs, labelled exactly as the view says) and lets the view
+// draw each state; its subclass decides where a control's request goes. A Figure wraps one
+// `[data-widget]` element that the build filled with a title, a status line and the model's
+// initial state (data-initial), and sends every input to the Python model through
+// runtime.call(), one request at a time, with the latest state. Controls stay disabled until
+// Python is ready. The starting state was computed with the lesson's engine; whenever Python
+// becomes ready with another engine than the one the figure shows (the reader's edited engine, or
+// the lesson's again after a restore), the Figure asks the model for its starting state anew.
+// (shown_graph.mjs answers requests from states Python computed in advance.)
 // What it is not: a figure. Each <name>.js view creates its controls and draws the state it gets.
 import { runtime } from "../runtime/runtime.mjs";
 
@@ -21,35 +26,32 @@ function readableError(error) {
   return lines[lines.length - 1].replace(/^\w+(Error|Exception): /, "");
 }
 
-export class Figure {
-  #queue = []; // pending requests: { fn, kwargs: (state) => object, key }
-  #draining = false;
+/** The parts of a figure a view fills, and its controls. A subclass defines request(fn, kwargs, key),
+ *  where a control's input goes, calls mount(mountView) once its own fields are set, and shows
+ *  each answer with showState(state). */
+export class FigureFrame {
   #controls = [];
-  #interactive = false;
+  #interactive;
   #render; // the view's render(state)
 
-  /** Build the figure inside `element`; `mountView(figure)` adds its controls and returns render(state). */
-  constructor(element, mountView) {
-    if (!element.dataset.initial) {
-      throw new Error("its starting state is missing from the page (the build's widgets.py hook fills it in)");
-    }
+  /** Add the parts inside `element`, to show `state` once mounted. Controls are usable when
+   *  `interactive`, or once setInteractive(true). */
+  constructor(element, state, interactive) {
     this.element = element;
-    this.name = element.dataset.widget;
-    this.state = JSON.parse(element.dataset.initial);
-    this.status = element.querySelector(".widget__status");
+    this.state = state;
+    this.#interactive = interactive;
     this.picture = this.#part("div", "widget__picture");
     this.readoutList = this.#part("dl", "widget__readouts");
     this.messageList = this.#part("div", "widget__messages");
     this.messageList.setAttribute("aria-live", "polite");
     this.controls = this.#part("div", "widget__controls");
     element.setAttribute("aria-busy", "false");
+  }
+
+  /** `mountView(frame)` adds the view's controls and returns render(state); the state is drawn at once. */
+  mount(mountView) {
     this.#render = mountView(this);
     this.#render(this.state);
-    const unsubscribe = runtime.onStatus((status) => {
-      if (!element.isConnected) { queueMicrotask(() => unsubscribe()); return; } // the page was left
-      this.#statusChanged(status);
-    });
-    runtime.startWhenNear(element);
   }
 
   #part(tag, className) {
@@ -59,45 +61,15 @@ export class Figure {
     return part;
   }
 
-  #statusChanged({ state, message }) {
-    if (state === "error") {
-      this.status.textContent = `${message.replace(/\.$/, "")}. This figure shows its starting state only.`;
-      this.element.dataset.python = "error";
-      return;
-    }
-    if (state === "ready" || state === "running") this.#interactive = true;
-    this.element.dataset.python = this.#interactive ? "ready" : "starting";
-    this.status.textContent = STATUS_TEXT[this.#interactive ? "ready" : state] ?? STATUS_TEXT.starting;
-    for (const control of this.#controls) control.disabled = !this.#interactive;
+  /** Make `state` the current state and let the view draw it. */
+  showState(state) {
+    this.state = state;
+    this.#render(state);
   }
 
-  /** Queue a call of the model's `fn` with kwargs(state) evaluated when it is sent. A new
-   *  request with the same `key` replaces a queued one (a slider sends only its latest value). */
-  request(fn, kwargs, key = null) {
-    if (key !== null) this.#queue = this.#queue.filter((item) => item.key !== key);
-    this.#queue.push({ fn, kwargs, key });
-    this.element.setAttribute("aria-busy", "true");
-    if (!this.#draining) this.#drain();
-  }
-
-  /** True while a request with this key waits to be sent. */
-  pending(key) {
-    return this.#queue.some((item) => item.key === key);
-  }
-
-  async #drain() {
-    this.#draining = true;
-    while (this.#queue.length) {
-      const { fn, kwargs } = this.#queue.shift();
-      try {
-        this.state = await runtime.call(this.name, fn, kwargs(this.state));
-        this.#render(this.state);
-      } catch (error) {
-        this.showError(readableError(error));
-      }
-    }
-    this.#draining = false;
-    this.element.setAttribute("aria-busy", "false");
+  setInteractive(interactive) {
+    this.#interactive = interactive;
+    for (const control of this.#controls) control.disabled = !interactive;
   }
 
   // ---- Parts a view fills ---------------------------------------------------------------
@@ -187,5 +159,73 @@ export class Figure {
     return (value) => {
       if (!this.pending(group)) for (const input of inputs) input.checked = input.value === value;
     };
+  }
+}
+
+/** A figure of the lesson: a `[data-widget]` element the build filled in, driven by its Python model. */
+export class Figure extends FigureFrame {
+  #queue = []; // pending requests: { fn, kwargs: (state) => object, key }
+  #draining = false;
+  #pythonReady = false;
+  #engineShown = null; // the edited engine's source the state was computed with; null: the lesson's
+
+  /** Build the figure inside `element`; `mountView(figure)` adds its controls and returns render(state). */
+  constructor(element, mountView) {
+    if (!element.dataset.initial) {
+      throw new Error("its starting state is missing from the page (the build's widgets.py hook fills it in)");
+    }
+    super(element, JSON.parse(element.dataset.initial), false);
+    this.name = element.dataset.widget;
+    this.status = element.querySelector(".widget__status");
+    this.mount(mountView);
+    const unsubscribe = runtime.onStatus((status) => {
+      if (!element.isConnected) { queueMicrotask(() => unsubscribe()); return; } // the page was left
+      this.#statusChanged(status);
+    });
+    runtime.startWhenNear(element);
+  }
+
+  #statusChanged({ state, message }) {
+    if (state === "error") {
+      this.status.textContent = `${message.replace(/\.$/, "")}. This figure shows its starting state only.`;
+      this.element.dataset.python = "error";
+      return;
+    }
+    if (state === "ready" || state === "running") this.#pythonReady = true;
+    if (state === "ready" && this.#engineShown !== runtime.engineSource) {
+      this.#engineShown = runtime.engineSource;
+      this.request("initial", () => ({}));
+    }
+    this.element.dataset.python = this.#pythonReady ? "ready" : "starting";
+    this.status.textContent = STATUS_TEXT[this.#pythonReady ? "ready" : state] ?? STATUS_TEXT.starting;
+    this.setInteractive(this.#pythonReady);
+  }
+
+  /** Queue a call of the model's `fn` with kwargs(state) evaluated when it is sent. A new
+   *  request with the same `key` replaces a queued one (a slider sends only its latest value). */
+  request(fn, kwargs, key = null) {
+    if (key !== null) this.#queue = this.#queue.filter((item) => item.key !== key);
+    this.#queue.push({ fn, kwargs, key });
+    this.element.setAttribute("aria-busy", "true");
+    if (!this.#draining) this.#drain();
+  }
+
+  /** True while a request with this key waits to be sent. */
+  pending(key) {
+    return this.#queue.some((item) => item.key === key);
+  }
+
+  async #drain() {
+    this.#draining = true;
+    while (this.#queue.length) {
+      const { fn, kwargs } = this.#queue.shift();
+      try {
+        this.showState(await runtime.call(this.name, fn, kwargs(this.state)));
+      } catch (error) {
+        this.showError(readableError(error));
+      }
+    }
+    this.#draining = false;
+    this.element.setAttribute("aria-busy", "false");
   }
 }

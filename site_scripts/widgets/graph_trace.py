@@ -5,6 +5,8 @@ What it is: given the result of an engine computation and a name for each value 
 read from the real `edges` tuples) together with the gradients after the first
 `edges_done` edges of the backward pass. It uses the engine's own order: values sorted by
 creation, walked from the newest, each one passing `grad × local derivative` to its parents.
+`all_states()` precomputes every step of that replay at once (for show() under a block, whose
+figure steps with no call back to Python) and leaves the values' grads as it found them.
 What it is not: a second autodiff engine. The gradients it ends with are the ones
 `backward()` computes (the tests check that); it only lets a reader stop half-way.
 """
@@ -91,6 +93,7 @@ def trace(root, names, seeded, edges_done):
             "grad_text": number_text(node.grad) if node in reached else None,
             "contributions": contributions[node],
             "is_root": node is root,
+            "is_leaf": not node.edges,
         }
         for node in order
     ]
@@ -107,25 +110,52 @@ def trace(root, names, seeded, edges_done):
     }
 
 
-def operation_stepping(build, closing_sentence):
+def stepping_state(root, names, seeded, edges_done, closing_sentence):
+    """The state of a figure that steps through the backward pass one operation at a time:
+    {"seeded", "edges_done", "graph", "messages", "can_step"}. `closing_sentence(graph)` is said
+    once the pass is complete."""
+    graph = trace(root, names, seeded, edges_done)
+    if not seeded:
+        symbol, result = names[root][0], graph["nodes"][-1]["data_text"]
+        messages = [f"Forward pass done: {symbol} = {result}. Seed the gradient to start the backward pass."]
+    elif graph["finished"]:
+        messages = graph["messages"] + [closing_sentence(graph)]
+    else:
+        messages = graph["messages"]
+    return {"seeded": seeded, "edges_done": edges_done, "graph": graph, "messages": messages,
+            "can_step": seeded and not graph["finished"]}
+
+
+def pass_complete(graph):
+    """The closing sentence that names the root: "Every value now holds dL/d(value): …"."""
+    symbol = next(node["symbol"] for node in graph["nodes"] if node["is_root"])
+    return f"Every value now holds d{symbol}/d(value): the backward pass is complete."
+
+
+def all_states(root, names, closing_sentence=pass_complete):
+    """Every state of the stepping in order: before the seed, seeded, then after each operation.
+    The grads of the graph's values are put back as they were."""
+    order, schedule = backward_schedule(root)
+    grads_before = [(node, node.grad) for node in order]
+    try:
+        return ([stepping_state(root, names, False, 0, closing_sentence),
+                 stepping_state(root, names, True, 0, closing_sentence)]
+                + [stepping_state(root, names, True, end, closing_sentence) for end in operation_ends(schedule)])
+    finally:
+        for node, grad in grads_before:
+            node.grad = grad
+
+
+def operation_stepping(build, closing_sentence=pass_complete):
     """The functions of a figure whose two buttons seed the gradient and backpropagate one operation.
 
     `build()` returns (root, names) afresh; `closing_sentence(graph)` is said once the pass is
     complete. Returns (initial, seed_gradient, backpropagate_one_operation), each returning the
-    figure's whole state: {"seeded", "edges_done", "graph", "messages", "can_step"}.
+    figure's whole state (see stepping_state).
     """
     def view(seeded, edges_done):
         root, names = build()
-        graph = trace(root, names, seeded, edges_done)
-        if not seeded:
-            symbol, result = names[root][0], graph["nodes"][-1]["data_text"]
-            messages = [f"Forward pass done: {symbol} = {result}. Seed the gradient to start the backward pass."]
-        elif graph["finished"]:
-            messages = graph["messages"] + [closing_sentence(graph)]
-        else:
-            messages = graph["messages"]
-        return {"seeded": seeded, "edges_done": edges_done, "graph": graph, "messages": messages,
-                "can_step": seeded and not graph["finished"]}
+        return stepping_state(root, names, seeded, edges_done, closing_sentence)
 
     def initial():
         return view(seeded=False, edges_done=0)

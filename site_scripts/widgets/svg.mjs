@@ -205,12 +205,14 @@ function edgeDrawing(edge, [parentX, parentY], [childX, childY], bend, arrowId) 
   return group;
 }
 
+/** How a graph's box names its value: "e = ŷ − y" for a computed value with a formula, else "w". */
+export const nodeHeading = (node) => (node.formula ? `${node.symbol} = ${node.formula}` : node.symbol);
+
 function nodeDrawing(node, [x, y]) {
   const reached = node.grad_text !== null;
   const group = svgElement("g", { class: `widget__node${reached ? " widget__node--reached" : ""}`, "data-node": node.symbol });
   group.append(svgElement("rect", { x, y, width: BOX.width, height: BOX.height, rx: 6 }));
-  const heading = node.formula ? `${node.symbol} = ${node.formula}` : node.symbol;
-  group.append(svgElement("text", { x: x + BOX.width / 2, y: y + 18, "text-anchor": "middle", class: "widget__node-name" }, heading));
+  group.append(svgElement("text", { x: x + BOX.width / 2, y: y + 18, "text-anchor": "middle", class: "widget__node-name" }, nodeHeading(node)));
   group.append(svgElement("text", { x: x + BOX.width / 2, y: y + 38, "text-anchor": "middle", "data-field": "data" }, `value ${node.data_text}`));
   group.append(svgElement("text", { x: x + BOX.width / 2, y: y + 57, "text-anchor": "middle", "data-field": "grad", class: "widget__node-grad" },
     `grad ${reached ? node.grad_text : "–"}`));

@@ -7,7 +7,8 @@ cells are the page's blocks in page order and its Markdown cells carry the prose
 filled in, the engine excerpts included and each figure replaced by a link to it on the site.
 Then the notebook is executed natively, like a Jupyter kernel would: its code cells in order in one
 namespace, in a separate Python whose only engine is the zip's tinygrad.py, and each cell must
-print what the page's block prints when CPython runs the page (tests/site/helpers.py).
+print what the page's block prints when CPython runs the page (tests/site/helpers.py). A chapter
+whose blocks call show() has one more code cell, before the first such block, defining show().
 What it is not: a browser test, and not a test of the blocks' output itself (test_article_blocks.py).
 """
 import json
@@ -22,7 +23,7 @@ import nbformat
 import pytest
 
 from helpers import cpython_outputs, runnable_sources
-from site_scripts.hooks import lesson_numbers
+from site_scripts.hooks import lesson_numbers, notebooks
 
 REPO = Path(__file__).resolve().parents[2]
 DOCS = REPO / "docs"
@@ -63,6 +64,10 @@ engine = importlib.util.find_spec("tinygrad").origin
 with open(report_path, "w", encoding="utf-8") as report:
     json.dump({"outputs": outputs, "engine": engine}, report)
 """
+
+
+def is_show_definition(cell):
+    return cell.cell_type == "code" and cell.source.startswith(notebooks.SHOW_CELL_HEADING)
 
 
 def page_address(site_address, chapter):
@@ -139,7 +144,11 @@ def test_notebook_is_valid_and_holds_the_page(site, site_address, chapter):
     assert notebook.metadata.kernelspec.name == "python3"
 
     code_cells = [cell for cell in notebook.cells if cell.cell_type == "code"]
-    assert [cell.source for cell in code_cells] == sources, "code cells differ from the page's blocks"
+    block_cells = [cell for cell in code_cells if not is_show_definition(cell)]
+    assert [cell.source for cell in block_cells] == sources, "code cells differ from the page's blocks"
+    first_show = next((number for number, source in enumerate(sources) if notebooks.SHOW_CALL.search(source)), None)
+    show_definitions = [number for number, cell in enumerate(code_cells) if is_show_definition(cell)]
+    assert show_definitions == ([] if first_show is None else [first_show]), "show() defined once, before its first use"
     assert all(cell.outputs == [] and cell.execution_count is None for cell in code_cells)
 
     prose = markdown_of(notebook)
@@ -164,7 +173,10 @@ def test_notebook_runs_with_its_engine_and_prints_what_the_page_prints(site, cha
     report = run_notebook(site, chapter, tmp_path)
     page_results = cpython_outputs(sources)
     assert all(ok for ok, _ in page_results), "the page's own blocks fail in CPython"
-    assert report["outputs"] == [output for _, output in page_results]
+    code_cells = [cell for cell in read_notebook(site, chapter).cells if cell.cell_type == "code"]
+    assert all(output == "" for output, cell in zip(report["outputs"], code_cells) if is_show_definition(cell))
+    block_outputs = [output for output, cell in zip(report["outputs"], code_cells) if not is_show_definition(cell)]
+    assert block_outputs == [output for _, output in page_results]
     assert Path(report["engine"]).resolve() == (tmp_path / "tinygrad.py").resolve()
 
 

@@ -4,7 +4,9 @@ What it is: every speed target of issue #8 measured side by side in one run on t
   - cold visit (new browser profile) and warm visit (second visit, same profile): time from
     navigation to the first Python result of a runnable block, against a bare page that only calls
     `loadPyodide` and one `runPython` from the very Pyodide files the site ships (bare/, copied
-    next to the built site as bench-bare/);
+    next to the built site as bench-bare/); the site both as shipped, Python starting from the
+    build's memory snapshot (issue #10), and with the server answering 404 for the snapshot, so
+    Python starts the plain way (issue #8's rows); plus the bytes each way's cold visit transferred;
   - in one reader session: chapter switches through Material's instant navigation (link click to
     the next chapter's first block result; one interpreter, a namespace per chapter), a figure's
     slider -> Python -> SVG update round trip, and "Run 100 steps" of the line fit;
@@ -52,11 +54,16 @@ FIGURE_CHAPTER = "derivatives/"    # holds the "Secant and tangent" figure
 FIGURE, SLIDER = "secant_tangent", "Position x"
 LINE_FIT_CHAPTER = "training/"
 VIEW_ONLY_SETTLE_MS = 4000         # how long a view-only visit stays open, so late requests count too
-PYTHON_FILES = ("/assets/vendor/pyodide/", "/assets/wheels/")  # URL paths (the bench serves the site at /)
+PYTHON_FILES = ("/assets/vendor/pyodide/", "/assets/wheels/", "/assets/snapshot/")  # URL paths (site at /)
+SNAPSHOT_FILE = "/assets/snapshot/python-snapshot.bin"
+SNAPSHOT_GROWTH_BUDGET = 4_000_000  # issue #10: a cold visit may grow by at most 4 MB for the snapshot
 
 TARGETS = {  # row name -> (target text, test on the row)
     "cold": ("ratio <= 1.15", lambda row: row["ratio"] <= 1.15),
     "warm": ("report", None),
+    "cold snapshot": ("ratio <= 0.4", lambda row: row["ratio"] <= 0.4),
+    "warm snapshot": ("ratio <= 0.3", lambda row: row["ratio"] <= 0.3),
+    "snapshot bytes": ("growth <= 4 MB", lambda row: row["value"] - row["bare"] <= SNAPSHOT_GROWTH_BUDGET),
     "switch": ("<= 300 ms", lambda row: row["value"] <= 300),
     "round trip": ("<= 16 ms", lambda row: row["value"] <= 16),
     "run 100": ("<= 200 ms", lambda row: row["value"] <= 200),
@@ -161,6 +168,13 @@ class CountingHandler(LessonHandler):
 
     quiet = True
     traffic = None
+    hidden = None   # URL paths answered 404, as if the build had not written them (a set shared by the server)
+
+    def send_head(self):
+        if self.path.split("?")[0] in self.hidden:
+            self.send_error(404)
+            return None
+        return super().send_head()
 
     def setup(self):
         super().setup()
@@ -199,14 +213,15 @@ class QuietServer(http.server.ThreadingHTTPServer):
 
 @contextlib.contextmanager
 def counting_server(directory, port):
-    """Serve `directory` on 127.0.0.1:`port` in this process; yields (base URL, traffic list)."""
-    traffic = []
-    handler = type("Handler", (CountingHandler,), {"traffic": traffic})
+    """Serve `directory` on 127.0.0.1:`port` in this process; yields (base URL, traffic list, set of
+    hidden paths)."""
+    traffic, hidden = [], set()
+    handler = type("Handler", (CountingHandler,), {"traffic": traffic, "hidden": hidden})
     server = QuietServer(("127.0.0.1", port), functools.partial(handler, directory=str(directory)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{port}/", traffic
+        yield f"http://127.0.0.1:{port}/", traffic, hidden
     finally:
         server.shutdown()
         server.server_close()
@@ -215,10 +230,11 @@ def counting_server(directory, port):
 class Bench:
     """The served site, one Chromium, and the ways to visit a page that the measurements share."""
 
-    def __init__(self, playwright, site_url, traffic, scratch, repeats):
+    def __init__(self, playwright, site_url, traffic, hidden, scratch, repeats):
         self.playwright = playwright
         self.site_url = site_url
         self.traffic = traffic
+        self.hidden = hidden
         self.scratch = Path(scratch)
         self.repeats = repeats
         self.browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
@@ -271,21 +287,47 @@ class Bench:
 # ---- Measurements: each returns a list of rows --------------------------------------------------
 
 def measure_visits(bench):
-    """Cold and warm visits: per repeat, a new browser profile for the site and one for the bare
-    page (alternating); the first visit is cold, the second (same profile: disk cache, compiled
-    WebAssembly) is warm. Service workers are off here, so both pages fetch the same way."""
-    site = {"cold": [], "warm": []}
-    bare = {"cold": [], "warm": []}
+    """Cold and warm visits: per repeat, a new browser profile for each of the site as shipped
+    (snapshot boot), the site without its snapshot (the server answers 404: plain boot) and the bare
+    page, in turn; the first visit is cold, the second (same profile: disk cache, compiled
+    WebAssembly) is warm. Service workers are off here, so all pages fetch the same way. The bytes
+    the server sent during each cold visit of the site, until its first result, are kept too."""
+    times = {way: {"cold": [], "warm": []} for way in ("snapshot", "plain", "bare")}
+    cold_bytes = {"snapshot": [], "plain": []}
+    boots = {"snapshot": set(), "plain": set()}
     for repeat in range(bench.repeats):
-        for times, visit in [(site, bench.first_block_result_ms), (bare, bench.bare_result_ms)]:
-            with bench.persistent_context(f"{visit.__name__}-{repeat}") as context:
+        for way in times:
+            visit = bench.bare_result_ms if way == "bare" else bench.first_block_result_ms
+            bench.hidden.clear()
+            if way == "plain":
+                bench.hidden.add(SNAPSHOT_FILE)
+            with bench.persistent_context(f"visit-{way}-{repeat}") as context:
                 page = context.pages[0] if context.pages else context.new_page()
-                times["cold"].append(visit(page))
-                times["warm"].append(visit(page))
-    return [row(kind, f"{kind.capitalize()} visit: navigation -> first block result", median(site[kind]), "ms",
-                bare=median(bare[kind]), ratio=median(site[kind]) / median(bare[kind]),
+                bench.traffic.clear()
+                times[way]["cold"].append(visit(page))
+                if way != "bare":
+                    cold_bytes[way].append(sum(size for _, _, size in bench.traffic))
+                    boots[way].add(page.evaluate("() => document.documentElement.dataset.pythonBoot"))
+                times[way]["warm"].append(visit(page))
+    bench.hidden.clear()
+    site, bare = times["plain"], times["bare"]
+    rows = [row(kind, f"{kind.capitalize()} visit, plain boot (no snapshot): navigation -> first block result",
+                median(site[kind]), "ms", bare=median(bare[kind]), ratio=median(site[kind]) / median(bare[kind]),
                 note="bare column: loadPyodide + runPython from the same files" if kind == "cold" else "")
             for kind in ("cold", "warm")]
+    site = times["snapshot"]
+    checks = {"booted from the snapshot": boots["snapshot"] == {"snapshot"},
+              "plain boot without it": boots["plain"] == {"plain"}}
+    rows += [row(f"{kind} snapshot", f"{kind.capitalize()} visit, snapshot boot: navigation -> first block result",
+                 median(site[kind]), "ms", bare=median(bare[kind]), ratio=median(site[kind]) / median(bare[kind]),
+                 note=f"plain boot of the site: {median(times['plain'][kind]):,.1f} ms",
+                 checks=checks if kind == "cold" else None)
+             for kind in ("cold", "warm")]
+    snapshot_bytes, plain_bytes = median(cold_bytes["snapshot"]), median(cold_bytes["plain"])
+    rows.append(row("snapshot bytes", "Cold visit transfer until the first result: snapshot boot (other: plain boot)",
+                    snapshot_bytes, "bytes", bare=plain_bytes, ratio=snapshot_bytes / plain_bytes,
+                    note=f"growth {(snapshot_bytes - plain_bytes) / 1e6:+.2f} MB; server without compression"))
+    return rows
 
 
 def measure_reader_session(bench):
@@ -456,8 +498,8 @@ def run(repeats=3, quick=False, only=None):
     with tempfile.TemporaryDirectory(prefix="bench-") as scratch:
         site = build_site(Path(scratch) / "site", site_url)
         shutil.copytree(BENCHMARKS / "bare", site / BARE_FOLDER)
-        with counting_server(site, port) as (url, traffic), sync_playwright() as playwright:
-            bench = Bench(playwright, url, traffic, scratch, repeats)
+        with counting_server(site, port) as (url, traffic, hidden), sync_playwright() as playwright:
+            bench = Bench(playwright, url, traffic, hidden, scratch, repeats)
             try:
                 return [entry for measure in measurements for entry in measure(bench)]
             finally:

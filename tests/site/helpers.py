@@ -143,7 +143,8 @@ def pages_with_blocks(site_directory, minimum=1):
 
 def cpython_outputs(sources):
     """Run `sources` in order in one namespace with the same session module the browser uses,
-    here in CPython with engine/ importable; return [(ok, output_text), ...], one per block."""
+    here in CPython with engine/ importable; return [(ok, output_text), ...], one per block
+    (the text a block's output log shows: the figures show() sends are drawn apart from it)."""
     for folder in (str(REPO / "engine"), str(REPO)):
         if folder not in sys.path:
             sys.path.insert(0, folder)
@@ -153,7 +154,12 @@ def cpython_outputs(sources):
         results = []
         for number, source in enumerate(sources, start=1):
             pieces = []
-            report = await session.run("cpython", source, lambda stream, text: pieces.append(text),
+
+            def collect(stream, text):
+                if stream != "graph":
+                    pieces.append(text)
+
+            report = await session.run("cpython", source, collect,
                                        filename=f"<block {number}>", fresh=number == 1)
             results.append((not report, "".join(pieces)))
         return results

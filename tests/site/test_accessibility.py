@@ -30,7 +30,7 @@ RUN_AXE = """async () => {
 }"""
 FOCUS_REPORT = """() => {
   const focused = document.activeElement;
-  const part = focused.closest(".runnable, .widget");
+  const part = focused.closest(".runnable, .widget, .engine-editor");  // the last: page "Edit the engine"
   const editor = focused.closest(".runnable__editor");  // CodeMirror's content: its frame shows the focus
   const outlined = editor ?? focused;
   const style = getComputedStyle(outlined);
@@ -38,7 +38,7 @@ FOCUS_REPORT = """() => {
   return {
     inside: part !== null,
     inEditor: editor !== null,
-    codeOf: code ? part.getAttribute("aria-label") : null,
+    codeOf: code && part.matches(".runnable") ? part.getAttribute("aria-label") : null,
     name: `${focused.tagName} ${focused.getAttribute("aria-label") || focused.labels?.[0]?.textContent || focused.textContent.trim().slice(0, 40)}`,
     control: focused.dataset.keyboardControl ?? null,
     inContent: focused.closest(".md-content") !== null,

@@ -1,0 +1,114 @@
+"""engine_edit.py: the Python side of "Edit the engine", installed in the browser as `tutor.engine_edit`.
+
+What it is: two jobs. `report(encoded_source)` checks a reader's edited tinygrad.py before the site
+switches to it: it compiles the text, runs it as a module of its own (never registered as
+`tinygrad`, so the engine in use is untouched) and looks for the names the lesson's blocks and
+figures import; it prints the verdict as one line of JSON for the page. `install(source)` makes the
+next `import tinygrad` load the edited text: it rewrites the installed tinygrad.py and forgets the
+engine and every lesson module already imported, so it works in a freshly booted interpreter and in
+one restored from a memory snapshot (where tinygrad and the figure models are imported already).
+What it is not: a sandbox. An edited engine runs with the same rights as any code block; the worker
+calls `install` only for a text the page has checked, and the page keeps a one-click way back to the
+original engine (a fresh worker that never calls `install`).
+"""
+import base64
+import contextlib
+import importlib
+import importlib.util
+import io
+import json
+import linecache
+import sys
+import sysconfig
+import traceback
+import types
+from pathlib import Path
+
+ENGINE_MODULE = "tinygrad"
+ENGINE_FILENAME = "tinygrad.py"
+# The name the checked text gets in messages. Not a file: under the plain name, tracebacks would
+# show the lines of the installed engine (found on sys.path) instead of the reader's.
+CHECKED_FILENAME = "tinygrad.py (your edit)"
+# What the lesson's blocks and figures use from the engine: without these the site breaks in ways
+# that have nothing to do with the experiment the reader wants to make.
+NEEDED_NAMES = ("Value", "MLP", "gradient_step", "train_line", "train_xor")
+NEEDED_VALUE_METHODS = ("backward", "ancestors", "tanh", "wrap")
+# Lesson modules that stay when the engine is replaced: this one and the session the worker holds
+# (neither imports the engine). Every other tutor module may hold the old engine's Value.
+KEPT_MODULES = {"tutor", "tutor.session", __name__}
+
+
+def problems(source):
+    """What stops `source` from serving as the site's engine, in plain words; "" if nothing does."""
+    linecache.cache[CHECKED_FILENAME] = (len(source), None, source.splitlines(keepends=True), CHECKED_FILENAME)
+    try:
+        code = compile(source, CHECKED_FILENAME, "exec")
+    except (SyntaxError, ValueError) as error:  # ValueError: a character compile() refuses
+        return ("Your engine has a syntax error, so Python cannot read it:\n"
+                + "".join(traceback.format_exception_only(error)))
+    module = types.ModuleType(ENGINE_MODULE)
+    module.__file__ = CHECKED_FILENAME
+    captured = io.StringIO()  # what the engine prints at import is not the verdict
+    try:
+        with contextlib.redirect_stdout(captured), contextlib.redirect_stderr(captured):
+            exec(code, module.__dict__)
+    except KeyboardInterrupt:
+        raise  # the reader pressed Stop: the page reports that itself
+    except BaseException as error:  # noqa: B036 - SystemExit at import breaks the site just the same
+        return "Importing your engine failed:\n" + engine_traceback(error)
+    missing = missing_names(module)
+    if missing:
+        return (f"Your engine no longer defines {', '.join(missing)}, which the lesson's code blocks and "
+                "figures use. Put them back (Reset shows the original) and try again.")
+    return ""
+
+
+def engine_traceback(error):
+    """The traceback of an exception raised while the engine ran, from the engine's lines only."""
+    summary = traceback.TracebackException.from_exception(error)
+    summary.stack = traceback.StackSummary.from_list(
+        [frame for frame in summary.stack if frame.filename == CHECKED_FILENAME])
+    return "".join(summary.format())
+
+
+def missing_names(module):
+    """The needed names `module` does not define, like "Value.backward" or "MLP"."""
+    missing = [name for name in NEEDED_NAMES if not hasattr(module, name)]
+    value = getattr(module, "Value", None)
+    if value is not None:
+        missing += [f"Value.{name}" for name in NEEDED_VALUE_METHODS if not callable(getattr(value, name, None))]
+    return missing
+
+
+def report(encoded_source):
+    """Print the verdict on a base64-encoded UTF-8 engine as JSON: {"ok": bool, "problem": text}.
+
+    The page sends the text encoded so that any character survives being written into Python code.
+    """
+    problem = problems(base64.b64decode(encoded_source).decode("utf-8"))
+    print(json.dumps({"ok": not problem, "problem": problem}))
+
+
+def install(source):
+    """Make the next `import tinygrad` (a block's or a figure model's) load `source`."""
+    forget_engine()
+    path = engine_path()
+    path.write_text(source, encoding="utf-8")
+    Path(importlib.util.cache_from_source(str(path))).unlink(missing_ok=True)  # never a stale .pyc
+    importlib.invalidate_caches()
+    linecache.checkcache(str(path))  # tracebacks show the edited lines
+
+
+def forget_engine():
+    """Drop the imported engine and every lesson module that may hold on to it from sys.modules."""
+    for name in list(sys.modules):
+        if name == ENGINE_MODULE or (name.startswith("tutor.") and name not in KEPT_MODULES):
+            del sys.modules[name]
+
+
+def engine_path():
+    """The installed tinygrad.py: where the import system finds it, else in site-packages."""
+    spec = importlib.util.find_spec(ENGINE_MODULE)
+    if spec is not None and spec.origin and spec.origin.endswith(ENGINE_FILENAME):
+        return Path(spec.origin)
+    return Path(sysconfig.get_paths()["purelib"]) / ENGINE_FILENAME

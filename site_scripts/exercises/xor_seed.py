@@ -1,0 +1,65 @@
+"""Exercise (chapter "Training a line and an XOR network"): make a stuck XOR network learn.
+
+What it is: the hidden checks, hints and solution of the block with exercise="xor_seed" in
+docs/training.md. A network with two hidden neurons started from seed 7 gets stuck; the reader
+changes the seed (or the size, rate or steps) until `network` answers every XOR case within 0.1 of
+its target. The check asks the reader's trained network itself.
+What it is not: the starter code, which lives in the chapter's Markdown.
+"""
+from . import NotYet, defined, engine, run_checks
+
+XOR_TABLE = [((0, 0), -1), ((0, 1), 1), ((1, 0), 1), ((1, 1), -1)]
+TOLERANCE = 0.1
+
+HINTS = [
+    "The starting weights come from the seed. With seed 7 two of the four answers stay near 0: "
+    "gradient descent settled where every small step makes the loss worse.",
+    "Change `seed=7` to another number, for example 1, and run the block again.",
+    "Two hidden neurons are just enough for XOR, from a good start. `MLP([2, 4, 1], seed=7)` also "
+    "learns it: more neurons give more ways out.",
+]
+
+SOLUTION = '''\
+from tinygrad import MLP, gradient_step
+
+xor_table = [((0, 0), -1), ((0, 1), 1), ((1, 0), 1), ((1, 1), -1)]
+network = MLP([2, 2, 1], seed=1)      # another start: the same two neurons now learn XOR
+for _ in range(1000):
+    loss = sum((network(inputs)[0] - target) ** 2 for inputs, target in xor_table) * (1 / 4)
+    loss.backward()
+    gradient_step(network.parameters(), 0.1)
+print("predictions:", [round(network(inputs)[0].data, 2) for inputs, _ in xor_table])
+print("targets:    ", [-1, 1, 1, -1])
+'''
+
+
+def trained_network(namespace):
+    network = defined(namespace, "network", "network")
+    if not isinstance(network, engine().MLP):
+        raise NotYet(f"`network` should be the MLP the block trains, but it is {network!r}.")
+    return network
+
+
+def is_a_network(namespace):
+    """network is an MLP with two inputs and one output"""
+    network = trained_network(namespace)
+    sizes = [len(network.layers[0][0].weights)] + [len(layer) for layer in network.layers]
+    if sizes[0] != 2 or sizes[-1] != 1:
+        raise NotYet(f"`network` has the sizes {sizes}; XOR needs two inputs and one output, "
+                     "like MLP([2, 2, 1]).")
+
+
+def learned_xor(namespace):
+    """every prediction is within 0.1 of its XOR target"""
+    network = trained_network(namespace)
+    predictions = [network(inputs)[0].data for inputs, _ in XOR_TABLE]
+    wrong = [f"{inputs} gives {prediction:.2f} instead of {target}"
+             for prediction, (inputs, target) in zip(predictions, XOR_TABLE)
+             if abs(prediction - target) > TOLERANCE]
+    if wrong:
+        raise NotYet(f"Expected every prediction within {TOLERANCE} of its target, but {'; '.join(wrong)}. "
+                     "Try another seed.")
+
+
+def check(namespace):
+    return run_checks(namespace, [is_a_network, learned_xor])

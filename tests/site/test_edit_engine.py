@@ -1,0 +1,162 @@
+"""test_edit_engine.py: the page "Edit the engine" in Chromium, used the way a reader uses it.
+
+What it is: the reader edits tinygrad.py in the page's editor, presses "Use this engine", and then
+finds the edited engine's numbers in a code block's output and in a figure's readout on other
+chapters (after a reload and after an instant navigation), with the banner in view; one click on
+"Restore the original engine" brings the lesson's numbers back. An engine with a syntax error is
+refused with Python's message, the site keeps its engine and the draft survives a reload.
+What it is not: a test of the check's rules (tests/tutor/test_engine_edit.py covers them in CPython).
+"""
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from helpers import PYTHON_TIMEOUT_MS, REPO, block_titled, run_block, wait_python_ready
+from test_accessibility import serious_violations
+
+ORIGINAL = (REPO / "engine" / "tinygrad.py").read_text(encoding="utf-8")
+FULL_STORAGE = "Storage.prototype.setItem = function () { throw new DOMException('full', 'QuotaExceededError'); };"
+ACCUMULATING = "parent.grad += grad * local_derivative"
+FORGETFUL_BACKWARD = ORIGINAL.replace(ACCUMULATING, "parent.grad = grad * local_derivative")
+EDITOR = "Engine editor: tinygrad.py, the engine"
+HAND_CALCULATION = "The engine against the hand calculation"
+PATHS_LINE = "d(a*a + a)/da at a = 3:"
+TANGENT = "Tangent slope 2x (backward)"
+
+
+@pytest.fixture
+def clean_run(outside_requests, page_errors):
+    """After the test: nothing left 127.0.0.1 and the page raised no uncaught error."""
+    yield
+    assert outside_requests == []
+    assert page_errors == []
+
+
+def open_engine_editor(page, site_url):
+    """Open the page "Edit the engine" and wait until its editor holds a text; return the editor group."""
+    page.goto(site_url + "edit-engine/")
+    editor = page.get_by_role("group", name=EDITOR, exact=True)
+    editor.locator(".cm-content").wait_for()
+    return editor
+
+
+def type_engine(page, editor, text):
+    """Replace the whole engine in the editor by `text`, as a reader pasting it would."""
+    editor.locator(".cm-content").click()
+    page.keyboard.press("Control+A")
+    page.keyboard.press("Delete")
+    page.keyboard.insert_text(text)
+
+
+def engine_in_editor(editor):
+    """The editor's text, read from its state (CodeMirror draws only the lines in view)."""
+    return editor.evaluate("element => element.engineEditor.editor.getCode()")
+
+
+def apply_engine(editor):
+    """Press "Use this engine" and wait until the check has answered; return the editor's message."""
+    editor.get_by_role("button", name="Use this engine", exact=True).click()
+    expect(editor).to_have_attribute("aria-busy", "false", timeout=PYTHON_TIMEOUT_MS)
+    message = editor.get_by_role("status").filter(has_text=re.compile(r"^(Applied|Not applied)"))
+    expect(message).to_be_visible(timeout=PYTHON_TIMEOUT_MS)
+    return message.inner_text()
+
+
+def paths_line(page):
+    """Run the checking chapter's first block; return its line with a's gradient in a·a + a."""
+    output = run_block(block_titled(page, HAND_CALCULATION))
+    return next(line for line in output.splitlines() if line.startswith(PATHS_LINE))
+
+
+def tangent_slope(page, wanted):
+    """The "Secant and tangent" figure's tangent readout, once it shows `wanted` (after Python is ready)."""
+    figure = page.get_by_role("group", name="Secant and tangent", exact=True)
+    figure.scroll_into_view_if_needed()
+    shown = figure.locator(f'[data-readout="{TANGENT}"]')
+    expect(shown).to_have_text(wanted, timeout=PYTHON_TIMEOUT_MS)
+    expect(figure).to_have_attribute("aria-busy", "false", timeout=PYTHON_TIMEOUT_MS)
+    return shown.inner_text()
+
+
+def test_an_edited_engine_runs_in_blocks_and_figures_on_every_page_until_restored(page, site_url, clean_run):
+    editor = open_engine_editor(page, site_url)
+    assert engine_in_editor(editor) == ORIGINAL
+    banner = page.get_by_role("region", name="Edited engine")
+    expect(banner).to_be_hidden()
+
+    type_engine(page, editor, FORGETFUL_BACKWARD)
+    assert apply_engine(editor).startswith("Applied")
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text("runs your edited engine")
+
+    # A new page load: the engine comes back from the browser's storage.
+    page.goto(site_url + "checking/")
+    expect(banner).to_be_visible()
+    assert paths_line(page) == f"{PATHS_LINE} 3.0"  # only the last path's contribution survives
+    assert serious_violations(page) == []  # the banner, its link and its button included
+
+    # Instant navigation to another chapter: its figure recomputes its numbers with the edited engine.
+    page.get_by_role("navigation").get_by_role("link", name="Derivatives, three ways").first.click()
+    page.wait_for_url(re.compile(r"derivatives/$"))
+    expect(banner).to_be_visible()
+    wait_python_ready(page)
+    assert tangent_slope(page, "2") == "2"  # x · x at x = 2 loses one of its two paths
+
+    banner.get_by_role("button", name="Restore the original engine").click()
+    expect(banner).to_contain_text("original engine is back")
+    expect(banner.get_by_role("button", name="Restore the original engine")).to_be_hidden()
+    assert tangent_slope(page, "4") == "4"
+
+    page.goto(site_url + "checking/")
+    expect(banner).to_be_hidden()
+    assert paths_line(page) == f"{PATHS_LINE} 7.0"
+
+
+def test_an_engine_with_a_syntax_error_is_refused_and_the_draft_is_kept(page, site_url, clean_run):
+    broken = ORIGINAL.replace("def backward(self):", "def backward(self:")
+    editor = open_engine_editor(page, site_url)
+    type_engine(page, editor, broken)
+
+    assert apply_engine(editor).startswith("Not applied")
+    problem = editor.get_by_role("alert")
+    expect(problem).to_contain_text("syntax error")
+    expect(problem).to_contain_text("def backward(self:")
+    expect(page.get_by_role("region", name="Edited engine")).to_be_hidden()
+    assert engine_in_editor(editor) == broken
+    assert serious_violations(page) == []  # the refusal included
+
+    editor = open_engine_editor(page, site_url)  # a later visit finds the draft in the editor
+    assert engine_in_editor(editor) == broken
+    expect(editor).to_contain_text("The site runs the lesson's engine now.")
+    editor.get_by_role("button", name="Reset", exact=True).click()
+    assert engine_in_editor(editor) == ORIGINAL
+
+
+def test_an_engine_that_never_finishes_importing_is_stopped_and_python_still_works(page, site_url, clean_run):
+    editor = open_engine_editor(page, site_url)
+    type_engine(page, editor, ORIGINAL + "\nwhile True:\n    pass\n")
+    editor.get_by_role("button", name="Use this engine", exact=True).click()
+    stop = editor.get_by_role("button", name="Stop the check", exact=True)
+    expect(stop).to_be_visible()
+    page.wait_for_function("() => document.documentElement.dataset.pythonState === 'running'",
+                           timeout=PYTHON_TIMEOUT_MS)
+    stop.click()
+    expect(editor).to_have_attribute("aria-busy", "false", timeout=PYTHON_TIMEOUT_MS)
+    expect(editor.get_by_role("alert")).to_contain_text("stopped before your engine finished importing")
+    expect(page.get_by_role("region", name="Edited engine")).to_be_hidden()
+    output = run_block(block_titled(page, "a·a + a with the engine in use"))
+    assert output.startswith("a.grad = 7.0")
+
+
+def test_without_storage_an_engine_is_applied_for_this_visit_only(page, site_url, clean_run):
+    page.add_init_script(FULL_STORAGE)
+    editor = open_engine_editor(page, site_url)
+    type_engine(page, editor, FORGETFUL_BACKWARD)
+    expect(editor.get_by_role("status")).to_contain_text("cannot be saved in this browser")
+    message = apply_engine(editor)
+    assert message.startswith("Applied for this visit only")
+    output = run_block(block_titled(page, "a·a + a with the engine in use"))
+    assert output.startswith("a.grad = 3.0")
+    page.reload()
+    expect(page.get_by_role("region", name="Edited engine")).to_be_hidden()
