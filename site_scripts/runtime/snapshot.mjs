@@ -1,22 +1,28 @@
-// snapshot.mjs: starts Pyodide from the memory snapshot the site build made, and defines that file's format.
-// What it is: the only code of the site that touches Pyodide's private snapshot API (`loadPyodide`'s
-// `_loadSnapshot` option; the build uses `_makeSnapshot` and `makeMemorySnapshot()` in
-// site_scripts/hooks/make_snapshot.mjs, which imports the format from here). Private means it may
-// change in any release: Pyodide is pinned (package.json, 314.0.7), the build fails when it cannot make
-// and re-read a snapshot, and tests/site/test_snapshot.py fails when a page no longer boots from it.
+// snapshot.mjs: starts Pyodide in the worker, from the memory snapshot the site build made when it can,
+// and defines that file's format.
+// What it is: the only code of the site that touches Pyodide's private start-up API: `loadPyodide`'s
+// `_loadSnapshot` option (the build uses `_makeSnapshot` and `makeMemorySnapshot()` in
+// site_scripts/hooks/make_snapshot.mjs, which imports the format from here), its experimental
+// `createPyodideModule` option and Emscripten's `instantiateWasm` setting. Private means it may change
+// in any release: Pyodide is pinned (package.json, 314.0.7), the build fails when it cannot make and
+// re-read a snapshot, and tests/site/test_snapshot.py fails when a page no longer boots from it.
 // A snapshot is the interpreter's memory after start-up with the engine and the lesson's modules already
 // imported, so a page skips most of Python's start-up. It holds memory only: the worker still unpacks
 // the wheels into the file system on every boot.
+// Start-up order: the wasm download (compiled while it arrives), the snapshot download and the import
+// of Pyodide's JavaScript all begin at once; Pyodide prepares itself as soon as the snapshot's header
+// is in; the wasm is instantiated once it is compiled and the snapshot's memory is rebuilt (which needs
+// the wasm's bytes). Without a usable snapshot the same compiled wasm starts Python the plain way.
 // The file (assets/snapshot/python-snapshot.bin): MAGIC, a little-endian u32 header length, the JSON
 // header (format, Pyodide version, sha256 of the wheels and of the engine, sizes), then a gzip stream
 // of: a bitmap of the non-zero PAGE_SIZE pages of the raw snapshot, followed by those pages. Before the
 // pages are cut, the raw snapshot is XORed with the WebAssembly module's own data segments (which
 // start-up mostly leaves as they are) and the build zeroes free and dead memory, so most pages are zero:
 // 31 MB of memory become about 3.6 MB to download. gzip because it is what DecompressionStream reads in
-// every browser; the decoder gets the wasm bytes by reading a copy of Pyodide's own wasm download.
-// What it is not: the worker (worker.mjs decides what happens when this gives up) nor the maker.
+// every browser.
+// What it is not: the rest of the worker's start (worker.mjs installs the wheels) nor the maker.
 // Anything unexpected (no file, another build's or Pyodide's snapshot, corrupt bytes, an API that
-// changed) makes bootFromSnapshot return null, and the worker boots Python the plain way.
+// changed) means the plain start; if even that fails with the compiled wasm, Pyodide starts on its own.
 
 export const FORMAT = "lesson-python-snapshot/1";
 export const SNAPSHOT_PATH = "snapshot/python-snapshot.bin"; // under assets/
@@ -24,42 +30,111 @@ export const PAGE_SIZE = 4096;
 const MAGIC = new TextEncoder().encode("PYSNAP01");
 const HEADER_START = MAGIC.length + 4; // magic, then the JSON header's length
 const MAX_HEADER_BYTES = 1 << 16;
-const WASM_REQUEST_TIMEOUT_MS = 10_000; // Pyodide asks for its wasm at once; if not, the API changed
 
 /**
- * Boot Pyodide from the snapshot at `snapshotURL`, or return null (the caller then boots plainly).
- * `lessonWheels`: promise of the wheels' bytes (ArrayBuffers, wheels.json order); the snapshot must
- * have been made from exactly these. `loadPyodide` and `version` come from the site's pyodide.mjs.
+ * Start Pyodide: from the snapshot at `snapshotURL` when it can, else the plain way. Resolves to
+ * { pyodide, boot: "snapshot" | "plain" }. The wasm is downloaded and compiled from the first moment,
+ * alongside the snapshot, and both ways instantiate that compiled module (Pyodide alone would only
+ * start compiling once the snapshot is decoded). `lessonWheels`: promise of the wheels' bytes
+ * (ArrayBuffers, wheels.json order); the snapshot must have been made from exactly these.
+ * `loadPyodide` and `version` come from the site's pyodide.mjs.
  */
-export async function bootFromSnapshot({ loadPyodide, version, indexURL, snapshotURL, lessonWheels }) {
-  let snapshot;
+export async function startPyodide({ loadPyodide, version, indexURL, snapshotURL, lessonWheels }) {
+  const wasm = downloadWasm(indexURL);
+  const snapshot = openSnapshot(snapshotURL, version);
+  snapshot.catch(() => {}); // awaited below
   try {
-    snapshot = await openSnapshot(snapshotURL, version);
+    const { header, pages } = await snapshot;
+    // Pyodide only needs the snapshot's length until the wasm is instantiated, and it copies the
+    // bytes into its memory only after that: so it gets this array at once (and prepares its
+    // JavaScript side meanwhile), and the instantiation waits until the array is filled.
+    const memory = new Uint8Array(header.rawLength);
+    const filled = (async () => {
+      if (await wheelsDigest(await lessonWheels) !== header.wheels) throw new Error("it was made from other wheels");
+      placePages(memory, await pages, header);
+      xorDataSegments(memory, header.heapOffset, dataSegments(await wasm.bytes));
+    })();
+    filled.catch(() => {}); // awaited before the instantiation; a rejection is reported below
+    const pyodide = await startWithCompiledWasm(loadPyodide, { indexURL, _loadSnapshot: memory }, wasm, filled);
+    // Pyodide copied the 31 MB into its own memory but keeps the array: empty its buffer by
+    // transferring it to a copy nobody holds.
+    structuredClone(memory.buffer, { transfer: [memory.buffer] });
+    pyodide.runPython("__import__('random').seed()"); // else every boot would draw the build's numbers
+    return { pyodide, boot: "snapshot" };
   } catch (error) {
     console.info(`Python starts without its snapshot: ${error.message}`);
-    return null;
   }
-  const wasm = copyOfWasmDownload(new URL("pyodide.asm.wasm", indexURL).href);
-  const memory = (async () => {
-    const [pages, wasmBytes, wheels] = await Promise.all([snapshot.pages, wasm.bytes, lessonWheels]);
-    if (await wheelsDigest(wheels) !== snapshot.header.wheels) throw new Error("it was made from other wheels");
-    return decodeMemory(pages, snapshot.header, wasmBytes);
-  })();
-  memory.catch(() => {}); // Pyodide awaits it; a rejection is reported below
   try {
-    const pyodide = await loadPyodide({ indexURL, _loadSnapshot: memory });
-    // Pyodide copied the 31 MB into its own memory but keeps our promise: empty its buffer by
-    // transferring it to a copy nobody holds.
-    const loaded = await memory;
-    structuredClone(loaded.buffer, { transfer: [loaded.buffer] });
-    pyodide.runPython("__import__('random').seed()"); // else every boot would draw the build's numbers
-    return pyodide;
+    return { pyodide: await startWithCompiledWasm(loadPyodide, { indexURL }, wasm), boot: "plain" };
   } catch (error) {
-    console.warn(`Python starts without its snapshot: ${error.message}`);
-    return null;
-  } finally {
-    wasm.stop();
+    console.warn(`Python starts as Pyodide alone would: ${error.message}`);
+    return { pyodide: await loadPyodide({ indexURL }), boot: "plain" };
   }
+}
+
+/** Pyodide's wasm, downloaded once and compiled while it arrives (compileStreaming, which also lets
+ *  the browser reuse its cached machine code on later visits), its bytes (for the snapshot's XOR),
+ *  and the JavaScript half of Pyodide (pyodide.asm.mjs, imported meanwhile). */
+function downloadWasm(indexURL) {
+  const url = new URL("pyodide.asm.wasm", indexURL).href;
+  const response = fetch(url).then((answer) => {
+    if (!answer.ok) throw new Error(`${url} answered ${answer.status}`);
+    return answer;
+  });
+  const wasm = {
+    url,
+    response,
+    module: response.then((answer) => WebAssembly.compileStreaming(answer.clone())),
+    bytes: response.then((answer) => answer.arrayBuffer()),
+    createModule: import(new URL("pyodide.asm.mjs", indexURL).href).then((script) => script.default),
+  };
+  for (const promise of [wasm.response, wasm.module, wasm.bytes, wasm.createModule]) {
+    promise.catch(() => {}); // each is awaited where it is used
+  }
+  return wasm;
+}
+
+/**
+ * loadPyodide(`options`), instantiating the module `wasm` compiled instead of compiling its own:
+ * through `createPyodideModule` (the function pyodide.asm.mjs exports, given the Emscripten settings)
+ * it sets Emscripten's `instantiateWasm`, which also waits for the promise `before`. Pyodide's own
+ * request for the wasm, made earlier, is answered with the download already under way and left
+ * unread. Rejects if `before` rejects or the module fails to compile or instantiate (Emscripten
+ * itself would wait forever).
+ */
+async function startWithCompiledWasm(loadPyodide, options, wasm, before = null) {
+  const createModule = await wasm.createModule;
+  let failed;
+  const failure = new Promise((_, reject) => { failed = reject; });
+  const createPyodideModule = (settings) => {
+    settings.instantiateWasm = (imports, receive) => {
+      Object.assign(imports.env, errorMarkerImports());
+      Promise.all([wasm.module, before])
+        .then(async ([module]) => receive(await WebAssembly.instantiate(module, imports), module))
+        .catch(failed);
+      return {}; // Emscripten's sign that the instance comes later, through `receive`
+    };
+    return createModule(settings);
+  };
+  const plainFetch = globalThis.fetch;
+  globalThis.fetch = (resource, init) => {
+    if (String(resource instanceof Request ? resource.url : resource) !== wasm.url) return plainFetch(resource, init);
+    globalThis.fetch = plainFetch;
+    return wasm.response;
+  };
+  try {
+    return await Promise.race([loadPyodide({ ...options, createPyodideModule }), failure]);
+  } finally {
+    globalThis.fetch = plainFetch;
+  }
+}
+
+/** The two imports Pyodide adds to the wasm's own: a value that marks "a JavaScript error was thrown"
+ *  and the test for it. Pyodide makes them with a tiny wasm module of its own where it can, else
+ *  exactly like this; both behave the same. */
+function errorMarkerImports() {
+  const marker = Symbol("error marker");
+  return { Jsv_GetError_import: () => marker, JsvError_Check: (value) => value === marker };
 }
 
 /** Fetch the snapshot and check its header as soon as it arrives; resolves to { header, pages } where
@@ -143,9 +218,9 @@ export function headerBytes(header) {
   return bytes;
 }
 
-/** The raw snapshot Pyodide reads, from the un-gzipped body `plain`: put the pages back, undo the XOR. */
-export function decodeMemory(plain, header, wasmBytes) {
-  const memory = new Uint8Array(header.rawLength);
+/** Put the snapshot's pages, from the un-gzipped body `plain`, where they belong in `memory` (a
+ *  zero-filled array of header.rawLength bytes). The data segments' XOR is still to be undone. */
+export function placePages(memory, plain, header) {
   const pages = Math.ceil(header.rawLength / PAGE_SIZE);
   let next = Math.ceil(pages / 8); // the pages follow the bitmap
   for (let page = 0; page < pages; page++) {
@@ -156,17 +231,27 @@ export function decodeMemory(plain, header, wasmBytes) {
     next += length;
   }
   if (next !== plain.length) throw new Error("the snapshot's pages do not add up");
-  xorDataSegments(memory, header.heapOffset, dataSegments(wasmBytes));
-  return memory;
 }
 
 /** XOR each data segment of the wasm into `memory` where it lies in the snapshot (the snapshot's
- *  heap starts at `heapOffset`). Applied twice it restores the original, so it encodes and decodes. */
+ *  heap starts at `heapOffset`). Applied twice it restores the original, so it encodes and decodes.
+ *  The segments are first laid out as one image of the span they cover (the gaps are zeros, which
+ *  XOR changes nothing), so that the XOR runs over 32-bit words. */
 export function xorDataSegments(memory, heapOffset, segments) {
+  if (segments.length === 0) return;
+  let start = Infinity, end = 0;
   for (const { address, bytes } of segments) {
-    const target = memory.subarray(heapOffset + address, heapOffset + address + bytes.length);
-    for (let index = 0; index < bytes.length; index++) target[index] ^= bytes[index];
+    start = Math.min(start, heapOffset + address);
+    end = Math.max(end, heapOffset + address + bytes.length);
   }
+  start -= (memory.byteOffset + start) % 4; // so the words of `memory` and of the image line up
+  const image = new Uint8Array(end - start);
+  for (const { address, bytes } of segments) image.set(bytes, heapOffset + address - start);
+  const wordCount = image.length >> 2;
+  const words = new Int32Array(memory.buffer, memory.byteOffset + start, wordCount);
+  const imageWords = new Int32Array(image.buffer, 0, wordCount);
+  for (let index = 0; index < wordCount; index++) words[index] ^= imageWords[index];
+  for (let index = wordCount * 4; index < image.length; index++) memory[start + index] ^= image[index];
 }
 
 /** The active data segments of a wasm module: [{ address, bytes }] (section 11 of the binary format). */
@@ -216,32 +301,6 @@ export function dataSegments(wasm) {
 export async function wheelsDigest(wheels) {
   const digest = await crypto.subtle.digest("SHA-256", await new Blob(wheels).arrayBuffer());
   return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
-}
-
-/** While Pyodide starts, its request for `wasmURL` is answered as usual and a copy of the bytes is
- *  kept for the XOR (no second download). Pyodide asks at once; a timeout covers a release that stops. */
-function copyOfWasmDownload(wasmURL) {
-  const plainFetch = globalThis.fetch;
-  let resolve, reject;
-  const bytes = new Promise((...settle) => { [resolve, reject] = settle; });
-  const timeout = setTimeout(() => reject(new Error("Pyodide did not ask for its wasm")), WASM_REQUEST_TIMEOUT_MS);
-  globalThis.fetch = async (resource, options) => {
-    const url = resource instanceof Request ? resource.url : String(resource);
-    if (url !== wasmURL) return plainFetch(resource, options);
-    clearTimeout(timeout);
-    globalThis.fetch = plainFetch;
-    const response = await plainFetch(resource, options);
-    if (!response.ok) reject(new Error(`${url} answered ${response.status}`));
-    else response.clone().arrayBuffer().then(resolve, reject);
-    return response;
-  };
-  return {
-    bytes,
-    stop() {
-      clearTimeout(timeout);
-      if (globalThis.fetch !== plainFetch) globalThis.fetch = plainFetch;
-    },
-  };
 }
 
 function joinBytes(chunks) {

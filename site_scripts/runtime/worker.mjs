@@ -15,7 +15,7 @@
 //               {type: "begin", id} {type: "output", id, stream, text}
 //               {type: "result", id, ok, error?, value?}      {type: "fatal", message}
 import { loadPyodide, version } from "../../vendor/pyodide/pyodide.mjs";
-import { SNAPSHOT_PATH, bootFromSnapshot } from "./snapshot.mjs";
+import { SNAPSHOT_PATH, startPyodide } from "./snapshot.mjs";
 
 const PYODIDE_URL = new URL("../../vendor/pyodide/", import.meta.url);
 const WHEELS_URL = new URL("../../wheels/", import.meta.url);
@@ -68,9 +68,9 @@ async function boot() {
     const lessonWheels = fetchLessonWheels(); // downloads while Pyodide boots
     lessonWheels.catch(() => {});             // awaited below; this only avoids an unhandled rejection
     // From the build's memory snapshot when it can (much faster), else the plain way; same result.
-    const fromSnapshot = await bootFromSnapshot({ loadPyodide, version, indexURL: PYODIDE_URL.href,
-                                                  snapshotURL: SNAPSHOT_URL.href, lessonWheels });
-    const pyodide = fromSnapshot ?? await loadPyodide({ indexURL: PYODIDE_URL.href });
+    const started = await startPyodide({ loadPyodide, version, indexURL: PYODIDE_URL.href,
+                                         snapshotURL: SNAPSHOT_URL.href, lessonWheels });
+    const pyodide = started.pyodide;
     status("starting", "Installing the engine…", 0.85);
     // A wheel is a zip of the package's files: unpacking it into site-packages installs it, and skips
     // importing micropip, which costs more than half a second on every boot.
@@ -79,7 +79,7 @@ async function boot() {
     const session = pyodide.pyimport("tutor.session");
     if (engineSource !== null) installEditedEngine(pyodide);
     session.configure();
-    status("ready", "Python is ready", 1, { boot: fromSnapshot ? "snapshot" : "plain" });
+    status("ready", "Python is ready", 1, { boot: started.boot });
     return session;
   } catch (error) {
     status("error", `Python could not start: ${error.message}`);

@@ -2,7 +2,8 @@
 
 What it is: one quick run of run_all.run(quick=True) (one repeat, no engine run inside Pyodide),
 checking that every row of the table is there with a measured number, that the chapter switch kept
-one interpreter with a namespace per chapter, and that the table prints.
+one interpreter with a namespace per chapter, that the cold and warm visit rows measured the site as
+shipped (snapshot boot) and the plain-boot rows the fallback, and that the table prints.
 
 What it is not: a speed test. No time or size is compared with a target here (the benchmark prints
 those); a slow machine passes as long as everything was measured.
@@ -31,5 +32,10 @@ def test_quick_benchmark_measures_every_row():
         assert all(entry["checks"].values()), entry
     switch = next(entry for entry in rows if entry["key"] == "switch")
     assert set(switch["checks"]) == {"same interpreter", "own namespace"}
+    # The visit rows judged by the targets are the site as shipped; the plain boot is reported beside them.
+    by_key = {entry["key"]: entry for entry in rows}
+    assert set(by_key["cold"]["checks"]) == {"booted from the snapshot"}
+    assert set(by_key["cold plain"]["checks"]) == {"plain boot without the snapshot"}
+    assert len(by_key["cold"]["met_each"]) == 2 and by_key["cold plain"]["met"] is None
     table = run_all.format_table(rows)
     assert all(entry["name"] in table for entry in rows)
