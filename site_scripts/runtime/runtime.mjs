@@ -24,7 +24,7 @@ const WORKER_URL = new URL("./worker.mjs", import.meta.url);
 const INTERRUPT_GRACE_MS = 800; // an interrupt not honoured by then falls back to a restart (Stop < 1 s)
 // Python (about 12 MB to download) starts only for a reader who may use it: when a block or figure
 // comes within this margin of the viewport, or the reader points at, touches or focuses one.
-const NEAR_VIEW = 0.75; // the margin, as a fraction of the viewport's height above and below it
+const NEAR_VIEW_MARGIN = "75% 0px";
 const INTENT_EVENTS = ["pointerenter", "touchstart", "focusin"];
 const SIGINT = 2;
 const RESTART_MESSAGES = {
@@ -80,13 +80,9 @@ class Runtime {
   /** Start Python once `element` (a block or a figure) nears the viewport or the reader reaches for it. */
   startWhenNear(element) {
     if (this.#worker) return;
-    if (isNearView(element)) { // already there when the page is shown: start now, not a frame later
-      this.start();
-      return;
-    }
     this.#nearView ??= new IntersectionObserver((entries) => {
       if (entries.some((entry) => entry.isIntersecting)) this.start();
-    }, { rootMargin: `${NEAR_VIEW * 100}% 0px` });
+    }, { rootMargin: NEAR_VIEW_MARGIN });
     this.#nearView.observe(element);
     for (const type of INTENT_EVENTS) element.addEventListener(type, () => this.start(), { once: true, passive: true });
   }
@@ -235,14 +231,6 @@ class Runtime {
     this.#pending.clear();
     for (const request of waiting) request.resolve({ ok: false, ...how, error: message });
   }
-}
-
-/** Whether `element` is shown within NEAR_VIEW of the viewport (what the IntersectionObserver of
- *  startWhenNear watches for). */
-function isNearView(element) {
-  const box = element.getBoundingClientRect();
-  const margin = NEAR_VIEW * innerHeight;
-  return (box.width > 0 || box.height > 0) && box.bottom >= -margin && box.top <= innerHeight + margin;
 }
 
 /** What to tell the reader when Python died; a stack overflow almost always means a very deep graph. */

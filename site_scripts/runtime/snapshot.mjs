@@ -67,7 +67,7 @@ export async function startPyodide({ loadPyodide, version, indexURL, snapshotURL
   try {
     return { pyodide: await startWithCompiledWasm(loadPyodide, { indexURL }, wasm), boot: "plain" };
   } catch (error) {
-    console.warn(`Python starts as Pyodide alone would: ${error.message}`);
+    console.warn(`Python starts the way Pyodide does on its own: ${error.message}`);
     return { pyodide: await loadPyodide({ indexURL }), boot: "plain" };
   }
 }
