@@ -39,8 +39,11 @@ ENGINE_CHECK_OUTPUT = "slope 7.0"
 
 @pytest.fixture
 def context_options():
-    """Service workers allowed: they are what this module tests."""
-    return {"service_workers": "allow"}
+    """Service workers allowed: they are what this module tests. A short window keeps the chapters'
+    first block and figure out of the runtime's start-when-near margin at load, so Python does not
+    start before the service worker controls the page (that would postpone the isolation reload to
+    the next page, by design, and these tests expect it on the first)."""
+    return {"service_workers": "allow", "viewport": {"width": 1280, "height": 400}}
 
 
 # ---- The built site, read from disk ---------------------------------------------------------
