@@ -3,10 +3,11 @@
 // the runnable_fence hook, followed by its hidden hints and solution) and adds a panel under it:
 // "Check" runs the block through its own Block object (so earlier blocks run first, as for Run),
 // then runs `tutor.exercises.report("<name>", globals())` in the page's namespace and shows each
-// check's result in a status region; "Show a hint" reveals the hints one at a time; "Show the
-// solution" unlocks after the first Check and can put the solution into the editor. Whether the
-// reader attempted or solved the exercise is saved (saved-progress.mjs) and shown on the next
-// visit. Mounting is idempotent, like mountBlocks, so document$ can call it after every navigation.
+// check's result in a status region ("Stop the checks" stops checks that never end); "Show a
+// hint" reveals the hints one at a time; "Show the solution" unlocks after the first Check and
+// can put the solution into the editor. Whether the reader attempted or solved the exercise is
+// saved (saved-progress.mjs) and shown on the next visit. Mounting is idempotent, like
+// mountBlocks, so document$ can call it after every navigation.
 // What it is not: the checks themselves (site_scripts/exercises/<name>.py judge the reader's code
 // in Python and return plain results; this module only renders them).
 import { button } from "../blocks/blocks.mjs";
@@ -46,6 +47,9 @@ class ExercisePanel {
     const bar = panel.appendChild(document.createElement("div"));
     bar.className = "exercise__bar";
     this.checkButton = button(bar, "Check", "exercise__check", () => this.check());
+    // Checks call the reader's functions, which may never return: Stop works as on the block.
+    this.stopButton = button(bar, "Stop the checks", "exercise__stop", () => this.block.page.stop());
+    this.stopButton.disabled = true;
     this.hintButton = button(bar, "Show a hint", "exercise__hint", () => this.showHint());
     this.solutionButton = button(bar, "Show the solution", "exercise__show-solution", () => this.toggleSolution());
     this.solutionButton.setAttribute("aria-expanded", "false");
@@ -83,6 +87,7 @@ class ExercisePanel {
   async check() {
     if (this.checking) return; // the button stays enabled (and focused); a second press meanwhile does nothing
     this.checking = true;
+    this.stopButton.disabled = false;
     this.panel.setAttribute("aria-busy", "true");
     this.showSummary("Running your code, then the checks…");
     try {
@@ -91,6 +96,7 @@ class ExercisePanel {
       this.showSummary(outcome.summary, outcome.results);
     } finally {
       this.checking = false;
+      this.stopButton.disabled = true;
       this.panel.setAttribute("aria-busy", "false");
     }
   }
@@ -115,6 +121,10 @@ class ExercisePanel {
     const result = await checks;
     const line = output.filter(([stream]) => stream === "stdout").map(([, text]) => text).join("")
       .split("\n").findLast((text) => text.startsWith(RESULT_PREFIX));
+    if (result.stopped || /^KeyboardInterrupt/m.test(result.error ?? "")) {
+      return { solved: false, results: [], summary: "The checks were stopped before they finished. If they "
+        + "never end, your code may loop forever for some input: look at your loops and their exits." };
+    }
     if (!result.ok || !line) {
       const reason = result.error ?? output.map(([, text]) => text).join("").trim().split("\n").at(-1);
       return { solved: false, results: [], summary: `The checks could not run (${reason || "no result"}). `

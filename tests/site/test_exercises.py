@@ -6,7 +6,7 @@ their messages; the hints come one at a time; the solution stays locked until th
 then shows and goes into the editor; Check then reports the exercise solved, and after a reload it
 is still shown as solved (and the solution is still in the block, as a saved edit); axe finds no
 serious problem in the panel with everything shown. A typed solution passes too, code that raises
-is explained instead of checked, a browser that refuses storage still checks, and the site's search
+is explained instead of checked, checks that never end can be stopped, a browser that refuses storage still checks, and the site's search
 does not give the hints or solutions away.
 What it is not: a test of the checks' verdicts for every exercise (tests/exercises/ runs them in
 CPython on every starter and solution).
@@ -115,6 +115,31 @@ def test_code_that_raises_is_explained_and_a_typed_solution_passes(page, site_ur
     assert "Your code did not finish cleanly (see its output above)." in check(panel)
     assert "NameError" in exercise_block.get_by_role("log").text_content()
     expect(panel.get_by_role("button", name="Show the solution")).to_be_enabled()  # that was an attempt
+
+    set_code(exercise_block, relu.SOLUTION)
+    assert "All 3 checks pass: solved!" in check(panel)
+    assert page_errors == []
+
+
+def test_checks_that_never_end_can_be_stopped_and_checking_goes_on(page, site_url, page_errors):
+    title = "Exercise: relu for the engine"
+    open_lesson(page, site_url, "engine/")
+    exercise_block = block_titled(page, title)
+    panel = panel_of(page, title)
+    stop = panel.get_by_role("button", name="Stop the checks")
+    expect(stop).to_be_disabled()
+
+    # The block itself runs (it only defines relu); the checks then call relu, which never returns.
+    set_code(exercise_block, "from tinygrad import Value\n\ndef relu(self):\n    while True:\n        pass\n\n"
+                             "Value.relu = relu\n")
+    panel.get_by_role("button", name="Check", exact=True).click()
+    expect(stop).to_be_enabled(timeout=PYTHON_TIMEOUT_MS)
+    expect(panel.get_by_role("status")).to_contain_text("Running your code, then the checks")
+    page.wait_for_timeout(500)  # the checks are inside the endless loop by now
+    stop.click()
+    expect(panel.get_by_role("status")).to_contain_text("The checks were stopped before they finished",
+                                                        timeout=PYTHON_TIMEOUT_MS)
+    expect(stop).to_be_disabled()
 
     set_code(exercise_block, relu.SOLUTION)
     assert "All 3 checks pass: solved!" in check(panel)
