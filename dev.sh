@@ -23,8 +23,11 @@ install_site() {
     python3 -m venv .venv 2>/dev/null || { rm -rf .venv; apt_install python3-venv; python3 -m venv .venv; }
   fi
   .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements.txt
-  [ -f node_modules/.package-lock.json ] && cmp -s package-lock.json node_modules/.package-lock.json 2>/dev/null \
-    || npm ci --no-audit --no-fund --loglevel=error
+  # npm ci only when package-lock.json changed since the last install (a copy of it marks that install)
+  if ! cmp -s package-lock.json node_modules/.installed-from-package-lock.json 2>/dev/null; then
+    npm ci --no-audit --no-fund --loglevel=error
+    cp package-lock.json node_modules/.installed-from-package-lock.json
+  fi
 }
 
 install_tests() {
