@@ -3,23 +3,14 @@
 // path and the block's number), with a fingerprint of the lesson's original code saved alongside,
 // so a page can tell when the lesson changed after the edit was made; and one to forget every
 // edit made on this site. Storage that is full, turned off or refused never throws: saving then
-// reports false and reading finds nothing.
+// reports false and reading finds nothing (site-storage.mjs).
 // What it is not: the block's editor or its messages (blocks.mjs shows them).
+import { SITE_PATH, forgetItem, forgetItemsStartingWith, readRecord, writeItem } from "../storage/site-storage.mjs";
+
 const KEY_PREFIX = "lesson-edit:";
-// This file is <site root>/assets/lesson/blocks/: keys of this site start with its root path, so two
-// sites on one origin (GitHub Pages project sites) never clear each other's edits.
-const SITE_PATH = new URL("../../../", import.meta.url).pathname;
 
+// A page's path starts with SITE_PATH, so this site's keys start with KEY_PREFIX + SITE_PATH.
 const keyOf = (page, number) => `${KEY_PREFIX}${page}#${number}`;
-
-/** This browser's localStorage, or null when the browser refuses storage to this site. */
-export function storage() {
-  try {
-    return globalThis.localStorage ?? null;
-  } catch {
-    return null; // reading localStorage itself throws when the browser refuses storage to this site
-  }
-}
 
 /** A short fingerprint of a text (32-bit FNV-1a), enough to notice that a lesson's code changed. */
 export function fingerprint(text) {
@@ -31,46 +22,33 @@ export function fingerprint(text) {
   return hash.toString(16).padStart(8, "0");
 }
 
-/** The saved edit of block `number` on `page`: { code, original } (original = fingerprint), or null. */
-export function savedEdit(page, number) {
-  try {
-    const saved = JSON.parse(storage()?.getItem(keyOf(page, number)) ?? "null");
-    return typeof saved?.code === "string" && typeof saved.original === "string" ? saved : null;
-  } catch {
-    return null; // refused, or not JSON: as good as nothing saved
-  }
+/** The stored text of `code`, edited from the lesson's code `original` (the engine editor's draft too). */
+export function editText(code, original) {
+  return JSON.stringify({ code, original: fingerprint(original) });
 }
 
-/** Save `code` as the edit of a block whose lesson code is `original`; false if it could not be saved. */
+/** A stored edit read back, { code, original } (original = fingerprint of the lesson's code), or null. */
+export function editRecord(saved) {
+  return typeof saved?.code === "string" && typeof saved.original === "string" ? saved : null;
+}
+
+/** The saved edit of block `number` on `page`: { code, original }, or null. */
+export function savedEdit(page, number) {
+  return editRecord(readRecord(keyOf(page, number)));
+}
+
+/** Save `code` as the edit of a block whose lesson code is `original`; false if it could not be saved
+ *  (the edit then lives on in the page only). */
 export function saveEdit(page, number, code, original) {
-  try {
-    const store = storage();
-    store.setItem(keyOf(page, number), JSON.stringify({ code, original: fingerprint(original) }));
-    return true;
-  } catch {
-    return false; // quota exceeded or storage turned off: the edit lives on in the page only
-  }
+  return writeItem(keyOf(page, number), editText(code, original));
 }
 
 /** Forget the saved edit of one block. */
 export function forgetEdit(page, number) {
-  try {
-    storage()?.removeItem(keyOf(page, number));
-  } catch {
-    // nothing to forget when storage is refused
-  }
+  forgetItem(keyOf(page, number));
 }
 
 /** Forget the saved edits of every page of this site; returns how many there were. */
 export function forgetAllEdits() {
-  try {
-    const store = storage();
-    const keys = [];
-    for (let index = 0; index < (store?.length ?? 0); index += 1) keys.push(store.key(index));
-    const ours = keys.filter((key) => key?.startsWith(`${KEY_PREFIX}${SITE_PATH}`));
-    for (const key of ours) store.removeItem(key);
-    return ours.length;
-  } catch {
-    return 0;
-  }
+  return forgetItemsStartingWith(`${KEY_PREFIX}${SITE_PATH}`);
 }
