@@ -127,10 +127,9 @@ def tutor_files():
     files = {"tutor/__init__.py": b'"""The lesson\'s Python side, installed in the browser."""\n',
              "tutor/session.py": (SCRIPTS / "runtime" / "session.py").read_bytes(),
              "tutor/engine_edit.py": (SCRIPTS / "engine_edit" / "engine_edit.py").read_bytes()}
-    for model in sorted((SCRIPTS / "widgets").glob("*.py")):
-        files[f"tutor/widgets/{model.name}"] = model.read_bytes()
-    for exercise in sorted((SCRIPTS / "exercises").glob("*.py")):  # checks, hints, solutions
-        files[f"tutor/exercises/{exercise.name}"] = exercise.read_bytes()
+    for package in ("widgets", "exercises"):
+        for module in sorted((SCRIPTS / package).glob("*.py")):
+            files[f"tutor/{package}/{module.name}"] = module.read_bytes()
     return files
 
 

@@ -72,8 +72,8 @@ async function boot() {
                                          snapshotURL: SNAPSHOT_URL.href, lessonWheels });
     const pyodide = started.pyodide;
     status("starting", "Installing the engine…", 0.85);
-    // A wheel is a zip of the package's files: unpacking it into site-packages installs it, and skips
-    // importing micropip, which costs more than half a second on every boot.
+    // A wheel is a zip of the package's files: unpacking it into Pyodide's home folder (on sys.path)
+    // installs it, and skips importing micropip, which costs more than half a second on every boot.
     for (const wheel of await lessonWheels) pyodide.unpackArchive(wheel, "wheel");
     if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
     const session = pyodide.pyimport("tutor.session");
