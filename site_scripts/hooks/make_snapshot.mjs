@@ -1,10 +1,10 @@
 // make_snapshot.mjs: makes the built site's Python memory snapshot, under Node, at build time.
 // Usage: node site_scripts/hooks/make_snapshot.mjs <built site folder>   (run by hooks/snapshot.py)
 // What it is: it boots the very Pyodide the site ships (assets/vendor/pyodide/) with `_makeSnapshot`,
-// unpacks the site's own wheels (assets/wheels/, as the browser's worker does), imports what pages
-// need at once (the engine `tinygrad`, `tutor.session` and every figure model `tutor.widgets.*`),
-// zeroes memory nobody uses (free malloc blocks, the dead part of the stack) so it compresses away,
-// and writes assets/snapshot/python-snapshot.bin in the format of site_scripts/runtime/snapshot.mjs.
+// installs the site's own wheels (assets/wheels/, with the browser worker's wheels.mjs), imports
+// what pages need at once (the engine `tinygrad`, `tutor.session` and every figure model
+// `tutor.widgets.*`), zeroes memory nobody uses (free malloc blocks, the dead part of the stack) so
+// it compresses away, and writes assets/snapshot/python-snapshot.bin in the format of site_scripts/runtime/snapshot.mjs.
 // It then decodes the file with that module's browser code and checks it gives back the same bytes.
 // Prints one JSON line of sizes and times. Exits non-zero, saying why, on any failure.
 // What it is not: part of the site (the browser never loads it) nor the decision to use a snapshot
@@ -13,11 +13,12 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { gzipSync } from "node:zlib";
+import { gzipSync, inflateRawSync } from "node:zlib";
 
 import {
   FORMAT, PAGE_SIZE, SNAPSHOT_PATH, dataSegments, gunzip, headerBytes, placePages, wheelsDigest, xorDataSegments,
 } from "../runtime/snapshot.mjs";
+import { installWheel, readWheel } from "../runtime/wheels.mjs";
 
 const LARGEST_FILL_BLOCK = 64 << 20;
 const STACK_IN_USE_MARGIN = 1024; // bytes just below the stack pointer left alone (JS frames calling in)
@@ -47,7 +48,7 @@ async function main(siteFolder) {
 
   const pyodide = await loadPyodide({ indexURL: pyodideFolder, _makeSnapshot: true });
   const booted = performance.now();
-  for (const wheel of wheels) pyodide.unpackArchive(wheel, "wheel");
+  for (const wheel of wheels) installWheel(pyodide, await readWheel(wheel, (data) => inflateRawSync(data)));
   const modules = pyodide.runPython(IMPORT_LESSON).split(" ");
   pyodide.runPython("del _import_lesson");
   zeroFreeMemory(pyodide._module);

@@ -5,7 +5,7 @@ What it is: after each build it writes, under the site folder,
   assets/vendor/katex/       KaTeX (ES module minified by esbuild, CSS, woff2 fonts)
   assets/vendor/codemirror/editor.js   site_scripts/editor/editor.mjs bundled by esbuild
   assets/wheels/             the `tinygrad` and `tutor` wheels built here with zipfile, and
-                             wheels.json naming them for the runtime (which unpacks them)
+                             wheels.json naming them for the runtime (which installs them)
   assets/lesson/             the browser files (.mjs .js .css) of site_scripts/, sub-folders kept
   tinygrad.py                engine/tinygrad.py unchanged, as a download
 so the site needs no CDN and works from any sub-path. Wheels are reproducible: fixed timestamps,

@@ -21,10 +21,13 @@
 import { storedEngine } from "../engine_edit/engine-store.mjs";
 
 const WORKER_URL = new URL("./worker.mjs", import.meta.url);
+/** The page elements that use Python, as the build's hooks write them: runnable blocks and figures. */
+export const PYTHON_ELEMENTS = "div.runnable, [data-widget]";
 const INTERRUPT_GRACE_MS = 800; // an interrupt not honoured by then falls back to a restart (Stop < 1 s)
 // Python (about 12 MB to download) starts only for a reader who may use it: when a block or figure
-// comes within this margin of the viewport, or the reader points at, touches or focuses one.
-const NEAR_VIEW_MARGIN = "75% 0px";
+// comes within this many viewport heights above or below the viewport, or the reader points at,
+// touches or focuses one.
+const NEAR_VIEW_MARGIN = 0.75;
 const INTENT_EVENTS = ["pointerenter", "touchstart", "focusin"];
 const SIGINT = 2;
 const RESTART_MESSAGES = {
@@ -77,12 +80,17 @@ class Runtime {
     if (this.#engineSource !== null) this.#worker.postMessage({ type: "engine-source", source: this.#engineSource });
   }
 
-  /** Start Python once `element` (a block or a figure) nears the viewport or the reader reaches for it. */
+  /** Start Python now if `element` (a block or a figure) is near the viewport, else once it nears it
+   *  or the reader reaches for it. */
   startWhenNear(element) {
     if (this.#worker) return;
+    if (isNearView(element)) {
+      this.start(); // at once: an IntersectionObserver would only say so at the next frame
+      return;
+    }
     this.#nearView ??= new IntersectionObserver((entries) => {
       if (entries.some((entry) => entry.isIntersecting)) this.start();
-    }, { rootMargin: NEAR_VIEW_MARGIN });
+    }, { rootMargin: `${NEAR_VIEW_MARGIN * 100}% 0px` });
     this.#nearView.observe(element);
     for (const type of INTENT_EVENTS) element.addEventListener(type, () => this.start(), { once: true, passive: true });
   }
@@ -231,6 +239,15 @@ class Runtime {
     this.#pending.clear();
     for (const request of waiting) request.resolve({ ok: false, ...how, error: message });
   }
+}
+
+/** Whether `element` is displayed within NEAR_VIEW_MARGIN of the viewport: what startWhenNear's
+ *  IntersectionObserver reports, asked now. */
+function isNearView(element) {
+  if (element.getClientRects().length === 0) return false; // not displayed
+  const box = element.getBoundingClientRect();
+  const margin = innerHeight * NEAR_VIEW_MARGIN;
+  return box.bottom >= -margin && box.top <= innerHeight + margin && box.right >= 0 && box.left <= innerWidth;
 }
 
 /** What to tell the reader when Python died; a stack overflow almost always means a very deep graph. */

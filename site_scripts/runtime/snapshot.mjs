@@ -7,8 +7,8 @@
 // in any release: Pyodide is pinned (package.json, 314.0.7), the build fails when it cannot make and
 // re-read a snapshot, and tests/site/test_snapshot.py fails when a page no longer boots from it.
 // A snapshot is the interpreter's memory after start-up with the engine and the lesson's modules already
-// imported, so a page skips most of Python's start-up. It holds memory only: the worker still unpacks
-// the wheels into the file system on every boot.
+// imported, so a page skips most of Python's start-up. It holds memory only: the worker still writes
+// the wheels' files into the file system on every boot (wheels.mjs).
 // Start-up order: the wasm download (compiled while it arrives), the snapshot download and the import
 // of Pyodide's JavaScript all begin at once; Pyodide prepares itself as soon as the snapshot's header
 // is in; the wasm is instantiated once it is compiled and the snapshot's memory is rebuilt (which needs

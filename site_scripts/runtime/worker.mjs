@@ -1,7 +1,8 @@
 // worker.mjs: the module Web Worker that hosts Python (Pyodide) for one page and its navigations.
-// What it is: it boots Pyodide from the site's own copy while it downloads the lesson's wheels
-// (tinygrad, tutor) from the site, installs them, then answers "run" and "call" messages one at a time by
-// calling tutor.session. Every URL is derived from import.meta.url, so any sub-path works.
+// What it is: it boots Pyodide from the site's own copy while it downloads and unzips the lesson's
+// wheels (tinygrad, tutor) from the site, installs them (wheels.mjs), then answers "run" and "call"
+// messages one at a time by calling tutor.session. Every URL is derived from import.meta.url, so
+// any sub-path works.
 // Pyodide starts from the build's memory snapshot (snapshot.mjs) when it can, else the plain way.
 // What it is not: the page's API (runtime.mjs) nor the Python logic (session.py).
 //
@@ -16,6 +17,7 @@
 //               {type: "result", id, ok, error?, value?}      {type: "fatal", message}
 import { loadPyodide, version } from "../../vendor/pyodide/pyodide.mjs";
 import { SNAPSHOT_PATH, startPyodide } from "./snapshot.mjs";
+import { installWheel, readWheel } from "./wheels.mjs";
 
 const PYODIDE_URL = new URL("../../vendor/pyodide/", import.meta.url);
 const WHEELS_URL = new URL("../../wheels/", import.meta.url);
@@ -65,16 +67,17 @@ function status(state, message, progress = null, details = {}) {
 async function boot() {
   try {
     status("starting", "Downloading Python…", 0.1);
-    const lessonWheels = fetchLessonWheels(); // downloads while Pyodide boots
-    lessonWheels.catch(() => {});             // awaited below; this only avoids an unhandled rejection
+    const lessonWheels = fetchLessonWheels(); // downloaded and unzipped while Pyodide boots
+    const lessonFiles = lessonWheels.then((wheels) => Promise.all(wheels.map((wheel) => readWheel(wheel))));
+    lessonFiles.catch(() => {});              // awaited below; this only avoids an unhandled rejection
     // From the build's memory snapshot when it can (much faster), else the plain way; same result.
     const started = await startPyodide({ loadPyodide, version, indexURL: PYODIDE_URL.href,
                                          snapshotURL: SNAPSHOT_URL.href, lessonWheels });
     const pyodide = started.pyodide;
     status("starting", "Installing the engine…", 0.85);
-    // A wheel is a zip of the package's files: unpacking it into Pyodide's home folder (on sys.path)
-    // installs it, and skips importing micropip, which costs more than half a second on every boot.
-    for (const wheel of await lessonWheels) pyodide.unpackArchive(wheel, "wheel");
+    // Writing the wheels' files where Python imports from installs them; micropip would take more
+    // than half a second on every boot.
+    for (const files of await lessonFiles) installWheel(pyodide, files);
     if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
     const session = pyodide.pyimport("tutor.session");
     if (engineSource !== null) installEditedEngine(pyodide);

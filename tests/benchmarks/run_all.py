@@ -4,7 +4,8 @@ What it is: every speed target of issue #8 measured side by side in one run on t
   - cold visit (new browser profile) and warm visit (second visit, same profile): time from
     navigation to the first Python result of a runnable block, against a bare page that only calls
     `loadPyodide` and one `runPython` from the very Pyodide files the site ships (bare/, copied
-    next to the built site as bench-bare/). The site as shipped (Python starts from the build's
+    next to the built site as bench-bare/), and the lesson's runtime alone on an otherwise empty
+    page (bare/runtime.html: what the start-up itself costs, apart from the lesson page). The site as shipped (Python starts from the build's
     memory snapshot) is what issue #8's and issue #10's targets judge; the site with the server
     answering 404 for the snapshot (Python starts the plain way, the fallback) is reported beside
     it; plus the bytes each way's cold visit transferred;
@@ -49,6 +50,7 @@ from helpers import CHROMIUM_ARGS, PYTHON_TIMEOUT_MS, build_site, chromium_path,
 from site_scripts.serve import LessonHandler  # noqa: E402
 
 BARE_FOLDER = "bench-bare/"
+RUNTIME_ALONE = "runtime.html"     # in BARE_FOLDER: the lesson's runtime on an otherwise empty page
 BLOCK_CHAPTER = "checking/"        # its first block is in view on arrival: the cold/warm "first result"
 NEXT_CHAPTER = "engine/"           # reached from BLOCK_CHAPTER by a click in the navigation
 FIGURE_CHAPTER = "derivatives/"    # holds the "Secant and tangent" figure
@@ -64,6 +66,8 @@ TARGETS = {  # row key -> [(target text, test on the row), ...]; no test: the ro
              ("ratio <= 0.4 (#10)", lambda row: row["ratio"] <= 0.4)],
     "warm": [("ratio <= 0.3 (#10)", lambda row: row["ratio"] <= 0.3)],
     "cold plain": [("report", None)],
+    "cold runtime": [("report", None)],
+    "warm runtime": [("report", None)],
     "warm plain": [("report", None)],
     "snapshot bytes": [("growth <= 4 MB", lambda row: row["value"] - row["bare"] <= SNAPSHOT_GROWTH_BUDGET)],
     "switch": [("<= 300 ms", lambda row: row["value"] <= 300)],
@@ -282,8 +286,9 @@ class Bench:
             raise RuntimeError(f"the first block of {path} failed: {first.get_by_role('log').text_content()}")
         return page.evaluate("() => window.benchFirstResultMs")
 
-    def bare_result_ms(self, page):
-        page.goto(self.site_url + BARE_FOLDER, wait_until="commit")
+    def bare_result_ms(self, page, path=""):
+        """Navigate to a bare page (bench-bare/`path`) and wait for the result it reports; ms from navigation."""
+        page.goto(self.site_url + BARE_FOLDER + path, wait_until="commit")
         page.wait_for_function("() => document.documentElement.dataset.benchResultMs", timeout=PYTHON_TIMEOUT_MS)
         return float(page.evaluate("() => document.documentElement.dataset.benchResultMs"))
 
@@ -292,16 +297,18 @@ class Bench:
 
 def measure_visits(bench):
     """Cold and warm visits: per repeat, a new browser profile for each of the site as shipped
-    (snapshot boot), the site without its snapshot (the server answers 404: plain boot) and the bare
-    page, in turn; the first visit is cold, the second (same profile: disk cache, compiled
+    (snapshot boot), the site without its snapshot (the server answers 404: plain boot), the
+    lesson's runtime alone on an empty page and the bare page, in turn; the first visit is cold, the second (same profile: disk cache, compiled
     WebAssembly) is warm. Service workers are off here, so all pages fetch the same way. The bytes
     the server sent during each cold visit of the site, until its first result, are kept too."""
-    times = {way: {"cold": [], "warm": []} for way in ("snapshot", "plain", "bare")}
+    times = {way: {"cold": [], "warm": []} for way in ("snapshot", "plain", "runtime", "bare")}
     cold_bytes = {"snapshot": [], "plain": []}
-    boots = {"snapshot": set(), "plain": set()}
+    boots = {"snapshot": set(), "plain": set(), "runtime": set()}
+    visits = {"snapshot": bench.first_block_result_ms, "plain": bench.first_block_result_ms,
+              "runtime": lambda page: bench.bare_result_ms(page, RUNTIME_ALONE), "bare": bench.bare_result_ms}
     for repeat in range(bench.repeats):
         for way in times:
-            visit = bench.bare_result_ms if way == "bare" else bench.first_block_result_ms
+            visit = visits[way]
             bench.hidden.clear()
             if way == "plain":
                 bench.hidden.add(SNAPSHOT_FILE)
@@ -309,8 +316,9 @@ def measure_visits(bench):
                 page = context.pages[0] if context.pages else context.new_page()
                 bench.traffic.clear()
                 times[way]["cold"].append(visit(page))
-                if way != "bare":
+                if way in cold_bytes:
                     cold_bytes[way].append(sum(size for _, _, size in bench.traffic))
+                if way in boots:
                     boots[way].add(page.evaluate("() => document.documentElement.dataset.pythonBoot"))
                 times[way]["warm"].append(visit(page))
     bench.hidden.clear()
@@ -320,11 +328,14 @@ def measure_visits(bench):
             ("snapshot", {"booted from the snapshot": boots["snapshot"] == {"snapshot"}}, "",
              "as shipped (snapshot boot)"),
             ("plain", {"plain boot without the snapshot": boots["plain"] == {"plain"}}, " plain",
-             "snapshot answered 404 (plain boot)")]:
+             "snapshot answered 404 (plain boot)"),
+            ("runtime", {"booted from the snapshot": boots["runtime"] == {"snapshot"}}, " runtime",
+             "the lesson's runtime alone on an empty page (snapshot boot)")]:
         for kind in ("cold", "warm"):
             value = median(times[way][kind])
             note = "bare column: loadPyodide + runPython from the same files" if kind == "cold" and not key_suffix else ""
-            rows.append(row(kind + key_suffix, f"{kind.capitalize()} visit, {label}: navigation -> first block result",
+            result = "first result" if way == "runtime" else "first block result"
+            rows.append(row(kind + key_suffix, f"{kind.capitalize()} visit, {label}: navigation -> {result}",
                             value, "ms", bare=bare[kind], ratio=value / bare[kind], note=note,
                             checks=checks if kind == "cold" else None))
     snapshot_bytes, plain_bytes = median(cold_bytes["snapshot"]), median(cold_bytes["plain"])

@@ -13,9 +13,9 @@ import pytest
 
 from playwright.sync_api import expect
 
-from helpers import (block, blocks, cpython_outputs, editor_text, free_port, open_lesson, output_text,
-                     pages_with_blocks, press, run_block, run_then_stop, runnable_sources, serve_site,
-                     set_code, wait_run_finished, wait_running)
+from helpers import (PYTHON_TIMEOUT_MS, block, blocks, cpython_outputs, editor_text, free_port, open_lesson,
+                     output_text, pages_with_blocks, press, python_state, run_block, run_then_stop,
+                     runnable_sources, serve_site, set_code, wait_run_finished, wait_running)
 
 LOCATIONS = ["site_url", "subpath_site_url"]
 RUNTIME_FILES = ("session.py", "_pyodide", "pyodide.asm", "tutor/")
@@ -219,3 +219,19 @@ def test_blocks_survive_instant_navigation_without_a_new_page_load(page, site_ur
     assert run_block(block(page, 1)) == "second page\n"
     for number in range(1, blocks(page).count() + 1):
         assert block(page, number).get_by_role("button", name="Run", exact=True).count() == 1
+
+
+def test_python_starts_with_the_page_when_it_opens_on_a_block(page, site_url):
+    """start-early.js, placed after the content, starts Python on a full load of a page whose first
+    block is near the view, even if main.mjs (which mounts the blocks) never arrives; in a window
+    too short for any block to be near, it leaves Python unstarted."""
+    page.route("**/assets/lesson/main.mjs", lambda route: route.abort())
+    page.set_viewport_size({"width": 1280, "height": 400})
+    page.goto(site_url + "checking/", wait_until="load")
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    assert python_state(page) == "idle"
+    assert page.locator("div.runnable[data-mounted]").count() == 0  # main.mjs really did not run
+
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.reload(wait_until="commit")
+    page.wait_for_function("() => document.documentElement.dataset.pythonState === 'ready'", timeout=PYTHON_TIMEOUT_MS)

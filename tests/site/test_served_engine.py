@@ -2,7 +2,9 @@
 
 What it is: checks, over HTTP from the served site, that the `tinygrad` wheel holds a byte-identical
 tinygrad.py, that both lesson wheels are valid (RECORD hashes and sizes match every file), that the
-download link serves the same file, and that Python in the browser imports that very file.
+download link serves the same file, that the worker's wheel reader (wheels.mjs, run under Node)
+unzips every file of both wheels to the bytes Python's zipfile reads, and that Python in the browser
+imports that very file.
 
 What it is not: a test of the engine's behaviour (tests/engine does that).
 """
@@ -11,12 +13,34 @@ import csv
 import hashlib
 import io
 import json
+import subprocess
 import urllib.request
 import zipfile
 
 from helpers import REPO, block, open_lesson, pages_with_blocks, run_block, set_code
 
 ENGINE = REPO / "engine" / "tinygrad.py"
+WHEEL_READER = REPO / "site_scripts" / "runtime" / "wheels.mjs"
+# Under Node: the files readWheel() finds in each zip named on the command line, as {path: sha256},
+# or {"error": message}. Node's zlib inflates (the browser's DecompressionStream is what the
+# Chromium tests use).
+READ_WHEELS = """
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { inflateRawSync } from "node:zlib";
+const { readWheel } = await import(process.argv[1]);
+const results = [];
+for (const file of process.argv.slice(2)) {
+  try {
+    const files = await readWheel(readFileSync(file), (data) => inflateRawSync(data));
+    results.push(Object.fromEntries(files.map(({ path, bytes }) =>
+      [path, createHash("sha256").update(bytes).digest("hex")])));
+  } catch (error) {
+    results.push({ error: error.message });
+  }
+}
+console.log(JSON.stringify(results));
+"""
 
 
 def fetch(url):
@@ -62,3 +86,33 @@ def test_python_in_the_browser_imports_the_served_engine(page, site_url, built_s
                     "    print(hashlib.sha256(source.read()).hexdigest())")
 
     assert run_block(first) == hashlib.sha256(ENGINE.read_bytes()).hexdigest() + "\n"
+
+
+def read_with_the_worker(*zip_files):
+    result = subprocess.run(["node", "--input-type=module", "-e", READ_WHEELS, WHEEL_READER.as_uri(),
+                             *map(str, zip_files)], capture_output=True, text=True, check=True)
+    return json.loads(result.stdout)
+
+
+def files_as_python_reads_them(zip_file):
+    with zipfile.ZipFile(zip_file) as archive:
+        return {name: hashlib.sha256(archive.read(name)).hexdigest()
+                for name in archive.namelist() if not name.endswith("/")}
+
+
+def test_the_worker_unzips_every_wheel_file_as_python_does(built_site, tmp_path):
+    wheels = sorted((built_site / "assets" / "wheels").glob("*.whl"))
+    assert len(wheels) == 2
+    mixed = tmp_path / "mixed.zip"  # what the built wheels may not hold: stored entries, a folder, a comment
+    with zipfile.ZipFile(mixed, "w") as archive:
+        archive.writestr("pkg/", b"")
+        archive.writestr(zipfile.ZipInfo("pkg/stored.py"), b"print('stored')\n" * 50, zipfile.ZIP_STORED)
+        archive.writestr("pkg/deflated.py", b"x = 1\n" * 500, zipfile.ZIP_DEFLATED)
+        archive.comment = b"a zip comment"
+    not_a_zip = tmp_path / "not-a-wheel.whl"
+    not_a_zip.write_bytes(b"<!doctype html><p>404 Not Found</p>")
+
+    *read, refused = read_with_the_worker(*wheels, mixed, not_a_zip)
+
+    assert read == [files_as_python_reads_them(zip_file) for zip_file in (*wheels, mixed)]
+    assert refused == {"error": "a wheel is not a zip file"}
