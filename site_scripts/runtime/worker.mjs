@@ -75,9 +75,7 @@ async function boot() {
                                          snapshotURL: SNAPSHOT_URL.href, lessonWheels });
     const pyodide = started.pyodide;
     status("starting", "Installing the engine…", 0.85);
-    // Writing the wheels' files where Python imports from installs them; micropip would take more
-    // than half a second on every boot.
-    for (const files of await lessonFiles) installWheel(pyodide, files);
+    await installLessonWheels(pyodide, lessonWheels, lessonFiles);
     if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
     const session = pyodide.pyimport("tutor.session");
     if (engineSource !== null) installEditedEngine(pyodide);
@@ -88,6 +86,21 @@ async function boot() {
     status("error", `Python could not start: ${error.message}`);
     throw error;
   }
+}
+
+/** Install the lesson's wheels: write their files (unzipped meanwhile) where Python imports from;
+ *  micropip would take more than half a second on every boot. A browser that cannot inflate them
+ *  (DecompressionStream "deflate-raw" came after Pyodide's oldest browsers) has Python unpack them. */
+async function installLessonWheels(pyodide, lessonWheels, lessonFiles) {
+  let wheelsFiles;
+  try {
+    wheelsFiles = await lessonFiles;
+  } catch (error) {
+    console.info(`The wheels are unpacked by Python instead: ${error.message}`);
+    for (const wheel of await lessonWheels) pyodide.unpackArchive(wheel, "wheel");
+    return;
+  }
+  for (const files of wheelsFiles) installWheel(pyodide, files);
 }
 
 /** Make the next `import tinygrad` load the reader's edited engine (tutor.engine_edit.install). */

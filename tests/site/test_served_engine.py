@@ -4,7 +4,7 @@ What it is: checks, over HTTP from the served site, that the `tinygrad` wheel ho
 tinygrad.py, that both lesson wheels are valid (RECORD hashes and sizes match every file), that the
 download link serves the same file, that the worker's wheel reader (wheels.mjs, run under Node)
 unzips every file of both wheels to the bytes Python's zipfile reads, and that Python in the browser
-imports that very file.
+imports that very file, also in a browser that cannot inflate the wheels itself (Python unpacks them).
 
 What it is not: a test of the engine's behaviour (tests/engine does that).
 """
@@ -78,14 +78,35 @@ def test_every_served_wheel_matches_its_record(site_url):
             assert (digest, size) == (expected, str(len(data))), f"{name}: {path}"
 
 
-def test_python_in_the_browser_imports_the_served_engine(page, site_url, built_site):
+def imported_engine_digest(page, site_url, built_site):
+    """sha256 of the file `import tinygrad` loads in the browser, printed by the first block."""
     open_lesson(page, site_url, pages_with_blocks(built_site)[0])
     first = block(page, 1)
     set_code(first, "import hashlib, tinygrad\n"
                     "with open(tinygrad.__file__, 'rb') as source:\n"
                     "    print(hashlib.sha256(source.read()).hexdigest())")
+    return run_block(first).strip()
 
-    assert run_block(first) == hashlib.sha256(ENGINE.read_bytes()).hexdigest() + "\n"
+
+def test_python_in_the_browser_imports_the_served_engine(page, site_url, built_site):
+    assert imported_engine_digest(page, site_url, built_site) == hashlib.sha256(ENGINE.read_bytes()).hexdigest()
+
+
+def test_a_browser_that_cannot_inflate_the_wheels_still_installs_them(page, site_url, built_site):
+    """Browsers before DecompressionStream("deflate-raw") (Chrome 103) refuse the format: the worker's
+    wheel reader fails, and Python's own unpacking installs the same files."""
+    def refusing_deflate_raw(route):
+        source = route.fetch().text()
+        assert '"deflate-raw"' in source
+        route.fulfill(body=source.replace('"deflate-raw"', '"deflate-raw-unknown-to-this-browser"'),
+                      content_type="text/javascript")
+
+    page.context.route("**/assets/lesson/runtime/wheels.mjs", refusing_deflate_raw)
+    messages = []
+    page.on("console", lambda message: messages.append(message.text))
+
+    assert imported_engine_digest(page, site_url, built_site) == hashlib.sha256(ENGINE.read_bytes()).hexdigest()
+    assert any("unpacked by Python instead" in text for text in messages), messages
 
 
 def read_with_the_worker(*zip_files):
