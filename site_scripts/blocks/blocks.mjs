@@ -3,7 +3,7 @@
 // and gives each one a group role named "Python: <title>" (or "Python block N"), the buttons Run,
 // Reset, Stop and Restart Python, a status line and an output log; after the page's content it
 // adds a "Clear my saved edits" button. The CodeMirror editor is imported only when the reader
-// clicks or focuses the code, after a run of it, or when they come back to a block they edited before.
+// clicks or focuses the code, runs it, or comes back to a block they edited before.
 // All blocks of a page share one Python namespace in page order: running a block first runs, once,
 // the earlier blocks not yet run. When Python is restarted (Stop on a page that cannot interrupt,
 // a crash, Restart Python), the blocks whose last run succeeded are re-run quietly, in page order,
@@ -375,14 +375,13 @@ class Block {
 
   async execute(pageKey, code, fresh) {
     this.clearOutput();
+    this.openEditor({ focus: false });
     const result = await runtime.run({
       page: pageKey, code, fresh, filename: this.filename,
       onStart: () => this.setState("running"),
       onOutput: (stream, text) => this.write(stream, text),
     });
     this.finish(result);
-    // Only now: loading the editor while Python starts would slow the start on a busy machine.
-    this.openEditor({ focus: false });
     return result;
   }
 

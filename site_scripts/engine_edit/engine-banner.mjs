@@ -2,10 +2,12 @@
 // What it is: mountEngineBanner(root), called by main.mjs on every page Material shows, puts one
 // region named "Edited engine" at the top of the page's article. While an edited engine is in use it
 // says so, links to the page "Edit the engine" and offers "Restore the original engine", which
-// forgets the edited engine and replaces Python by one with the lesson's engine. It needs no
-// Python, so it works even when Python cannot start with the edited engine (it then says so).
-// It stays in view under the header while the reader scrolls (engine-edit.css).
-// What it is not: the editor (engine-editor.mjs) or the runtime's switch (runtime.useEngine).
+// forgets the edited engine and replaces Python, if it has started, by one with the lesson's engine.
+// It needs no Python, so it works even when Python cannot start with the edited engine (it then says
+// so). It shows or hides itself whenever the engine changes, also when another tab of the site
+// applied or restored one. It stays in view under the header while the reader scrolls (engine-edit.css).
+// What it is not: the editor (engine-editor.mjs) or the runtime's switch (runtime.useEngine), which
+// also follows the other tabs.
 import { button } from "../blocks/blocks.mjs";
 import { runtime } from "../runtime/runtime.mjs";
 import { forgetStoredEngine } from "./engine-store.mjs";
@@ -56,5 +58,5 @@ function render() {
   banner.text.textContent = !edited ? RESTORED : runtime.status.state === "error" ? CANNOT_START : IN_USE;
 }
 
-runtime.onRestart(render);
+runtime.onEngineChange(render);
 runtime.onStatus(render);

@@ -8,7 +8,8 @@
 // a text that fails is refused with Python's own message and stays in the editor, and the site
 // keeps its engine. A text that passes is stored as the site's engine and runtime.useEngine()
 // replaces Python by one running it. An import that never ends is stopped after
-// CHECK_TIME_LIMIT_MS, or by the reader.
+// CHECK_TIME_LIMIT_MS, or by the reader. The line saying which engine the site runs follows every
+// change of engine; one made in another tab of the site is also said in the editor's status.
 // What it is not: the banner with "Restore the original engine" (engine-banner.mjs) or the Python
 // side of the check and of the switch (engine_edit.py).
 import { button, loadEditor } from "../blocks/blocks.mjs";
@@ -59,8 +60,8 @@ class EngineEditor {
     this.problem.className = "engine-editor__problem";
     this.problem.setAttribute("role", "alert");
     this.problem.hidden = true;
-    const unsubscribe = runtime.onRestart(() => {
-      if (element.isConnected) this.showEngineInUse();
+    const unsubscribe = runtime.onEngineChange((change) => {
+      if (element.isConnected) this.engineChanged(change);
       else unsubscribe(); // the page was left through instant navigation
     });
     this.showEngineInUse();
@@ -95,6 +96,15 @@ class EngineEditor {
     this.inUse.textContent = runtime.engineSource === null
       ? "The site runs the lesson's engine now."
       : "The site runs your edited engine now (the banner above restores the original).";
+  }
+
+  /** The site's engine changed, here or in another tab: say which one runs now, and who changed it. */
+  engineChanged({ source, fromAnotherTab }) {
+    this.showEngineInUse();
+    if (!fromAnotherTab) return;
+    if (source === null) this.say("Another tab restored the lesson's engine: the site runs it now.");
+    else if (source === this.editor?.getCode()) this.say("Another tab applied the engine shown here: the site runs it now.");
+    else this.say("Another tab applied an edited engine, not the text shown here: the site runs it now.");
   }
 
   /** Keep the reader's text for the next visit, whether or not it is applied. */

@@ -3,9 +3,11 @@
 // site runs (the "active" edited engine, or none for the lesson's own) and the draft in the engine
 // editor, which is kept even when it was never applied. The draft carries a fingerprint of the
 // lesson's engine it started from, so the editor can tell when the lesson's engine changed since.
+// onStoredEngineChange() reports when another tab of the site applies or restores an engine.
 // Storage that is full, turned off or refused never throws (site-storage.mjs): saving reports
 // false, reading finds nothing.
-// What it is not: the editor, the banner or the runtime (they call these functions).
+// What it is not: the editor, the banner or the runtime (they call these functions; the runtime is
+// the one that follows another tab's change).
 import { editRecord, editText } from "../blocks/saved-edits.mjs";
 import { SITE_PATH, forgetItem, readItem, readRecord, writeItem } from "../storage/site-storage.mjs";
 
@@ -15,6 +17,15 @@ const DRAFT_KEY = `lesson-engine:draft:${SITE_PATH}`;
 /** The source of the edited engine the site should run, or null for the lesson's engine. */
 export function storedEngine() {
   return readItem(ACTIVE_KEY);
+}
+
+/** Call fn(source) whenever another tab of this site changes the stored engine: source is the edited
+ *  engine stored now, or null for the lesson's. The browser's `storage` event fires only in the tabs
+ *  that did not make the change; a key of null means the site's storage was cleared. */
+export function onStoredEngineChange(fn) {
+  addEventListener("storage", (event) => {
+    if (event.key === ACTIVE_KEY || event.key === null) fn(storedEngine());
+  });
 }
 
 /** Keep `source` as the engine of every page of this site; false if it could not be saved. */

@@ -1,9 +1,10 @@
 // runtime.mjs: the page's handle on Python, a thin layer over the worker in worker.mjs.
 // What it is: one shared `runtime` object (start, startWhenNear, onStatus, ready, run, call, stop,
-// restart, onRestart, useEngine, engineSource) used by the runnable blocks and the figures. It
-// creates the module worker, forwards requests, streams output back and reports the state of
-// Python; it also mirrors that state on <html data-python-state="..." data-python-session="N"
-// data-python-boot="snapshot|plain"> (the last: how the current interpreter started, once ready).
+// restart, onRestart, useEngine, engineSource, onEngineChange) used by the runnable blocks, the
+// figures and the engine's editor and banner. It creates the module worker, forwards requests,
+// streams output back and reports the state of Python; it also mirrors that state on
+// <html data-python-state="..." data-python-session="N" data-python-boot="snapshot|plain"> (the
+// last: how the current interpreter started, once ready).
 // The page never waits on Python: everything is a message.
 // What it is not: Python logic (tutor/session.py) or rendering (blocks, widgets).
 //
@@ -16,9 +17,12 @@
 //
 // Engine: the site runs the lesson's engine unless the reader applied an edited one (page "Edit the
 // engine", engine-store.mjs keeps it). Every new worker then gets its source as its first message and
-// installs it before it answers; useEngine() switches engines by replacing the worker, like a restart.
+// installs it before it answers; useEngine() switches engines by replacing the worker, like a restart,
+// or, while Python has not started on this page, only remembers the engine for when it starts (a
+// reader who only reads never downloads Python). When another tab of the site applies or restores an
+// engine, the runtime follows it the same way, so every open tab runs the stored engine.
 
-import { storedEngine } from "../engine_edit/engine-store.mjs";
+import { onStoredEngineChange, storedEngine } from "../engine_edit/engine-store.mjs";
 
 const WORKER_URL = new URL("./worker.mjs", import.meta.url);
 /** The page elements that use Python, as the build's hooks write them: runnable blocks and figures. */
@@ -47,14 +51,22 @@ class Runtime {
   #nextId = 1;
   #listeners = new Set();
   #restartListeners = new Set();
+  #engineListeners = new Set();
   #status = { state: "idle", message: "Python has not started", progress: null };
   #ready = null;
   #settleReady = null;
   #nearView = null; // IntersectionObserver of startWhenNear(), until Python starts
   #engineSource = storedEngine(); // the reader's edited engine, or null for the lesson's own
 
-  /** A number that changes whenever a new interpreter replaces the old one (all namespaces lost). */
+  /** A number that changes whenever a new interpreter replaces the old one (all namespaces lost);
+   *  0 until Python starts on this page. */
   session = 0;
+
+  constructor() {
+    onStoredEngineChange((source) => {
+      if (source !== this.#engineSource) this.#switchEngine(source, true);
+    });
+  }
 
   /** Create the worker and boot Python, unless that has already happened. Idempotent. */
   start() {
@@ -165,12 +177,25 @@ class Runtime {
     return this.#engineSource;
   }
 
-  /** Run `source` as the engine from now on (null: the lesson's engine): a fresh interpreter that
-   *  installs it replaces the current one, and onRestart listeners hear "engine-edited" or
-   *  "engine-restored". Saving the choice for later visits is the caller's job (engine-store.mjs). */
+  /** Run `source` as the engine from now on (null: the lesson's engine). If Python has started on
+   *  this page, a fresh interpreter that installs it replaces the current one, and onRestart listeners
+   *  hear "engine-edited" or "engine-restored"; if not, Python installs it when it starts. Saving the
+   *  choice for later visits is the caller's job (engine-store.mjs). */
   useEngine(source) {
+    this.#switchEngine(source, false);
+  }
+
+  /** Call fn({ source, fromAnotherTab }) whenever the engine changes: through useEngine() or because
+   *  another tab of the site changed the stored engine. Returns a function that unsubscribes. */
+  onEngineChange(fn) {
+    this.#engineListeners.add(fn);
+    return () => this.#engineListeners.delete(fn);
+  }
+
+  #switchEngine(source, fromAnotherTab) {
     this.#engineSource = source;
-    this.#restart(source === null ? "engine-restored" : "engine-edited");
+    if (this.session > 0) this.#restart(source === null ? "engine-restored" : "engine-edited");
+    for (const fn of this.#engineListeners) fn({ source, fromAnotherTab });
   }
 
   #request(message, handlers) {

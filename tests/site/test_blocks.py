@@ -14,11 +14,13 @@ import pytest
 from playwright.sync_api import expect
 
 from helpers import (PYTHON_TIMEOUT_MS, block, blocks, cpython_outputs, editor_text, free_port, open_lesson,
-                     output_text, pages_with_blocks, press, python_state, run_block, run_then_stop,
+                     output_text, pages_with_blocks, press, python_session, run_block, run_then_stop,
                      runnable_sources, serve_site, set_code, wait_run_finished, wait_running)
 
 LOCATIONS = ["site_url", "subpath_site_url"]
 RUNTIME_FILES = ("session.py", "_pyodide", "pyodide.asm", "tutor/")
+OPENS_ON_A_BLOCK = "checking/"    # its first block is in view on arrival
+FAR_FROM_PYTHON = "derivatives/"  # its first block or figure is over 1,000 px down
 
 
 @pytest.fixture(params=LOCATIONS, ids=["root", "sub-path"])
@@ -223,15 +225,18 @@ def test_blocks_survive_instant_navigation_without_a_new_page_load(page, site_ur
 
 def test_python_starts_with_the_page_when_it_opens_on_a_block(page, site_url):
     """start-early.js, placed after the content, starts Python on a full load of a page whose first
-    block is near the view, even if main.mjs (which mounts the blocks) never arrives; in a window
-    too short for any block to be near, it leaves Python unstarted."""
+    block is near the view, even if main.mjs (which mounts the blocks) never arrives; on a page whose
+    blocks and figures are all far below a short window, it leaves Python unstarted."""
     page.route("**/assets/lesson/main.mjs", lambda route: route.abort())
     page.set_viewport_size({"width": 1280, "height": 400})
-    page.goto(site_url + "checking/", wait_until="load")
+    page.goto(site_url + FAR_FROM_PYTHON, wait_until="load")
     page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
-    assert python_state(page) == "idle"
+    first_python_element = page.evaluate(
+        "() => document.querySelector('div.runnable, [data-widget]').getBoundingClientRect().top")
+    assert first_python_element > 400 * (1 + 0.75) + 200, "the page no longer opens far from Python"
+    assert python_session(page) == 0  # runtime.start() was never called
     assert page.locator("div.runnable[data-mounted]").count() == 0  # main.mjs really did not run
 
     page.set_viewport_size({"width": 1280, "height": 900})
-    page.reload(wait_until="commit")
+    page.goto(site_url + OPENS_ON_A_BLOCK, wait_until="commit")
     page.wait_for_function("() => document.documentElement.dataset.pythonState === 'ready'", timeout=PYTHON_TIMEOUT_MS)

@@ -4,7 +4,9 @@ What it is: the reader edits tinygrad.py in the page's editor, presses "Use this
 finds the edited engine's numbers in a code block's output and in a figure's readout on other
 chapters (after a reload and after an instant navigation), with the banner in view; one click on
 "Restore the original engine" brings the lesson's numbers back. An engine with a syntax error is
-refused with Python's message, the site keeps its engine and the draft survives a reload.
+refused with Python's message, the site keeps its engine and the draft survives a reload. A second
+tab of the same browser follows an engine applied or restored in the first: its Python, if it runs,
+restarts with that engine; if Python never started there, only its banner and editor change.
 What it is not: a test of the check's rules (tests/tutor/test_engine_edit.py covers them in CPython).
 """
 import re
@@ -12,7 +14,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from helpers import PYTHON_TIMEOUT_MS, REPO, block_titled, run_block, wait_python_ready
+from helpers import (PYTHON_TIMEOUT_MS, REPO, block_titled, python_session, python_state, run_block,
+                     wait_output_contains, wait_python_ready)
 from test_accessibility import serious_violations
 
 ORIGINAL = (REPO / "engine" / "tinygrad.py").read_text(encoding="utf-8")
@@ -23,6 +26,8 @@ EDITOR = "Engine editor: tinygrad.py, the engine"
 HAND_CALCULATION = "The engine against the hand calculation"
 PATHS_LINE = "d(a*a + a)/da at a = 3:"
 TANGENT = "Tangent slope 2x (backward)"
+EXPERIMENT = "a·a + a with the engine in use"
+SHORT_WINDOW = {"width": 1280, "height": 400}  # the editor page's blocks stay far from view: Python does not start
 
 
 @pytest.fixture
@@ -61,6 +66,16 @@ def apply_engine(editor):
     message = editor.get_by_role("status").filter(has_text=re.compile(r"^(Applied|Not applied)"))
     expect(message).to_be_visible(timeout=PYTHON_TIMEOUT_MS)
     return message.inner_text()
+
+
+def apply_in_another_tab(page, site_url, page_errors, engine):
+    """Open a second tab in the browser of `page` (the same localStorage; its uncaught errors count too)
+    and apply `engine` on its page "Edit the engine"; return the tab and the editor's message."""
+    tab = page.context.new_page()
+    tab.on("pageerror", lambda error: page_errors.append(str(error)))
+    editor = open_engine_editor(tab, site_url)
+    type_engine(tab, editor, engine)
+    return tab, apply_engine(editor)
 
 
 def paths_line(page):
@@ -145,7 +160,7 @@ def test_an_engine_that_never_finishes_importing_is_stopped_and_python_still_wor
     expect(editor).to_have_attribute("aria-busy", "false", timeout=PYTHON_TIMEOUT_MS)
     expect(editor.get_by_role("alert")).to_contain_text("stopped before your engine finished importing")
     expect(page.get_by_role("region", name="Edited engine")).to_be_hidden()
-    output = run_block(block_titled(page, "a·a + a with the engine in use"))
+    output = run_block(block_titled(page, EXPERIMENT))
     assert output.startswith("a.grad = 7.0")
 
 
@@ -156,7 +171,49 @@ def test_without_storage_an_engine_is_applied_for_this_visit_only(page, site_url
     expect(editor.get_by_role("status")).to_contain_text("cannot be saved in this browser")
     message = apply_engine(editor)
     assert message.startswith("Applied for this visit only")
-    output = run_block(block_titled(page, "a·a + a with the engine in use"))
+    output = run_block(block_titled(page, EXPERIMENT))
     assert output.startswith("a.grad = 3.0")
     page.reload()
     expect(page.get_by_role("region", name="Edited engine")).to_be_hidden()
+
+
+def test_a_tab_running_python_follows_an_engine_applied_and_restored_in_another_tab(page, site_url, page_errors,
+                                                                                    clean_run):
+    page.goto(site_url + "checking/")
+    assert paths_line(page) == f"{PATHS_LINE} 7.0"
+    banner = page.get_by_role("region", name="Edited engine")
+    expect(banner).to_be_hidden()
+
+    other, message = apply_in_another_tab(page, site_url, page_errors, FORGETFUL_BACKWARD)
+    assert message.startswith("Applied")
+
+    expect(banner).to_contain_text("runs your edited engine")
+    hand_calculation = block_titled(page, HAND_CALCULATION)
+    wait_output_contains(hand_calculation, "Python was restarted with your edited engine.")
+    assert paths_line(page) == f"{PATHS_LINE} 3.0"
+
+    other.get_by_role("region", name="Edited engine").get_by_role("button", name="Restore the original engine").click()
+    expect(banner).to_be_hidden()
+    wait_output_contains(hand_calculation, "Python was restarted with the lesson's original engine.")
+    assert paths_line(page) == f"{PATHS_LINE} 7.0"
+
+
+def test_a_tab_where_python_never_started_shows_the_banner_and_keeps_python_unstarted(page, site_url, page_errors,
+                                                                                      clean_run):
+    page.set_viewport_size(SHORT_WINDOW)
+    editor_here = open_engine_editor(page, site_url)
+    banner = page.get_by_role("region", name="Edited engine")
+    expect(banner).to_be_hidden()
+
+    _, message = apply_in_another_tab(page, site_url, page_errors, FORGETFUL_BACKWARD)
+    assert message.startswith("Applied")
+
+    expect(banner).to_contain_text("runs your edited engine")
+    expect(editor_here).to_contain_text("The site runs your edited engine now")
+    expect(editor_here).to_contain_text("Another tab applied an edited engine, not the text shown here")
+    assert python_session(page) == 0  # no interpreter was ever created in this tab
+    assert python_state(page) == "idle"
+
+    # Python starts only when the reader runs a block here, and then with the engine the other tab applied.
+    output = run_block(block_titled(page, EXPERIMENT))
+    assert output.startswith("a.grad = 3.0")
