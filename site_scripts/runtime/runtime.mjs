@@ -41,6 +41,8 @@ const RESTART_MESSAGES = {
   requested: "Python was restarted.",
   "engine-edited": "Python was restarted with your edited engine.",
   "engine-restored": "Python was restarted with the lesson's original engine.",
+  "engine-edited-elsewhere": "Python was restarted with the edited engine you applied in another tab.",
+  "engine-restored-elsewhere": "Python was restarted with the lesson's original engine, restored in another tab.",
 };
 const STACK_OVERFLOW = /call stack|stack size|too much recursion/i;
 
@@ -126,7 +128,8 @@ class Runtime {
   }
 
   /** Call fn({ reason, message }) after every restart (the new interpreter is already starting);
-   *  reason: stopped|unresponsive|crashed|requested|engine-edited|engine-restored. Returns a
+   *  reason: stopped|unresponsive|crashed|requested|engine-edited|engine-restored, or the last two
+   *  with "-elsewhere" when another tab of the site changed the engine. Returns a
    *  function that unsubscribes. */
   onRestart(fn) {
     this.#restartListeners.add(fn);
@@ -194,7 +197,8 @@ class Runtime {
 
   #switchEngine(source, fromAnotherTab) {
     this.#engineSource = source;
-    if (this.session > 0) this.#restart(source === null ? "engine-restored" : "engine-edited");
+    const reason = `${source === null ? "engine-restored" : "engine-edited"}${fromAnotherTab ? "-elsewhere" : ""}`;
+    if (this.session > 0) this.#restart(reason);
     for (const fn of this.#engineListeners) fn({ source, fromAnotherTab });
   }
 

@@ -189,12 +189,13 @@ def test_a_tab_running_python_follows_an_engine_applied_and_restored_in_another_
 
     expect(banner).to_contain_text("runs your edited engine")
     hand_calculation = block_titled(page, HAND_CALCULATION)
-    wait_output_contains(hand_calculation, "Python was restarted with your edited engine.")
+    wait_output_contains(hand_calculation, "Python was restarted with the edited engine you applied in another tab.")
     assert paths_line(page) == f"{PATHS_LINE} 3.0"
 
     other.get_by_role("region", name="Edited engine").get_by_role("button", name="Restore the original engine").click()
     expect(banner).to_be_hidden()
-    wait_output_contains(hand_calculation, "Python was restarted with the lesson's original engine.")
+    wait_output_contains(hand_calculation, "Python was restarted with the lesson's original engine, restored in "
+                                           "another tab.")
     assert paths_line(page) == f"{PATHS_LINE} 7.0"
 
 
