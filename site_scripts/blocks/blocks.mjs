@@ -487,11 +487,12 @@ const BLOCK_STATUS = {
   stopped: "Stopped",
 };
 
-/** A Material-styled <button> named `name`, appended to `parent` (the engine editor and the exercises use it too). */
+/** A Material-styled <button> named `name`, appended to `parent` (the engine editor and the exercises use it too);
+ *  class "lesson-button" gives every such button the same size and outline (blocks.css). */
 export function button(parent, name, className, onClick) {
   const element = parent.appendChild(document.createElement("button"));
   element.type = "button";
-  element.className = `md-button ${className}`;
+  element.className = `md-button lesson-button ${className}`;
   element.textContent = name;
   element.addEventListener("click", onClick);
   return element;
