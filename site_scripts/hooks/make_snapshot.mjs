@@ -4,7 +4,7 @@
 // installs the site's own wheels (assets/wheels/, with the browser worker's wheels.mjs), imports
 // what pages need at once (the engine `tinygrad`, `tutor.session` and every figure model
 // `tutor.widgets.*`), zeroes memory nobody uses (free malloc blocks, the dead part of the stack) so
-// it compresses away, and writes assets/snapshot/python-snapshot.bin in the format of site_scripts/runtime/snapshot.mjs.
+// it compresses away, and writes assets/snapshot/python-snapshot.bin in the format of site_scripts/browser/runtime/snapshot.mjs.
 // It then decodes the file with that module's browser code and checks it gives back the same bytes.
 // Prints one JSON line of sizes and times. Exits non-zero, saying why, on any failure.
 // What it is not: part of the site (the browser never loads it) nor the decision to use a snapshot
@@ -17,8 +17,8 @@ import { gzipSync, inflateRawSync } from "node:zlib";
 
 import {
   FORMAT, PAGE_SIZE, SNAPSHOT_PATH, dataSegments, gunzip, headerBytes, placePages, wheelsDigest, xorDataSegments,
-} from "../runtime/snapshot.mjs";
-import { installWheel, readWheel } from "../runtime/wheels.mjs";
+} from "../browser/runtime/snapshot.mjs";
+import { installWheel, readWheel } from "../browser/runtime/wheels.mjs";
 
 const LARGEST_FILL_BLOCK = 64 << 20;
 const STACK_IN_USE_MARGIN = 1024; // bytes just below the stack pointer left alone (JS frames calling in)

@@ -11,7 +11,7 @@ build, notebooks/<chapter>.zip holds <chapter>.ipynb and tinygrad.py (engine/tin
 and the page gets a relative "Download this chapter as a Jupyter notebook" link under its title.
 A chapter whose blocks call show(value) (on the site it draws a Value's graph under the block) gets
 a code cell defining show() before the first such block: there it prints the same one-line summary,
-with the summary's functions copied from the figure's model (site_scripts/widgets/expression_graph.py).
+with the summary's functions copied from the figure's model (site_scripts/tutor/widgets/expression_graph.py).
 What it is not: a runner. The notebook is shipped without outputs; tests/article/test_notebooks.py
 validates it with nbformat and executes it with the zip's tinygrad.py.
 """
@@ -30,7 +30,7 @@ from mkdocs.utils import get_relative_url
 
 REPO = Path(__file__).resolve().parents[2]
 ENGINE = REPO / "engine" / "tinygrad.py"
-FIGURE_MODELS = REPO / "site_scripts" / "widgets"   # each model names its figure in TITLE
+FIGURE_MODELS = REPO / "site_scripts" / "tutor" / "widgets"   # each model names its figure in TITLE
 SHOW_MODEL = FIGURE_MODELS / "expression_graph.py"
 SHOW_FUNCTIONS = ("counted", "variable_name", "graph_title", "summary")  # need only the engine's Value
 SHOW_CELL_HEADING = "# show(value) draws the graph of a Value on the lesson's website."
@@ -220,7 +220,7 @@ def site_address_of_document_link(target, page, site_url, files):
 
 
 def figure_title(name):
-    """The TITLE a figure's model declares (site_scripts/widgets/<name>.py), read without importing it."""
+    """The TITLE a figure's model declares (site_scripts/tutor/widgets/<name>.py), read without importing it."""
     model = FIGURE_MODELS / f"{name}.py"
     try:
         tree = ast.parse(model.read_text(encoding="utf-8"))

@@ -1,13 +1,13 @@
 """offline.py: MkDocs hook that finishes the built site for offline and classroom use.
 
 What it is: after every build (and after the other hooks, whose files it must see) it
-  - copies site_scripts/serve.py to the site root, so every copy of the site carries its server;
+  - copies site_scripts/server/serve.py to the site root, so every copy of the site carries its server;
   - lists every built file with its SRI sha256 and writes that list, with a build version derived
     from it, into the service worker it copies to the site root (root scope = it controls every page);
   - zips the site into downloads/CLASSROOM_ZIP, the classroom bundle a teacher unzips and starts
     with `python3 serve.py`.
-What it is not: the service worker's behaviour (site_scripts/offline/service-worker.js) nor the server
-(site_scripts/serve.py). The zip and serve.py are downloads, not part of the lesson: neither is precached.
+What it is not: the service worker's behaviour (site_scripts/browser/offline/service-worker.js) nor the server
+(site_scripts/server/serve.py). The zip and serve.py are downloads, not part of the lesson: neither is precached.
 """
 import base64
 import hashlib
@@ -19,8 +19,8 @@ from pathlib import Path
 from mkdocs.plugins import event_priority
 
 SITE_SCRIPTS = Path(__file__).resolve().parents[1]
-WORKER_SOURCE = SITE_SCRIPTS / "offline" / "service-worker.js"
-SERVER_SOURCE = SITE_SCRIPTS / "serve.py"
+WORKER_SOURCE = SITE_SCRIPTS / "browser" / "offline" / "service-worker.js"
+SERVER_SOURCE = SITE_SCRIPTS / "server" / "serve.py"
 WORKER_NAME = "service-worker.js"
 SERVER_NAME = "serve.py"
 DOWNLOADS = "downloads"
@@ -75,8 +75,8 @@ def write_classroom_zip(site_dir):
 @event_priority(-100)  # after the hooks that vendor Pyodide, build the wheels and copy the lesson's scripts
 def on_post_build(config, **kwargs):
     site_dir = Path(config["site_dir"])
-    # The copy of site_scripts/ under assets/lesson/ holds the unfilled worker: the filled one is at the root.
-    (site_dir / "assets" / "lesson" / "offline" / WORKER_NAME).unlink(missing_ok=True)
+    # The copy of site_scripts/browser/ under assets/lesson/browser/ holds the unfilled worker: the filled one is at the root.
+    (site_dir / "assets" / "lesson" / "browser" / "offline" / WORKER_NAME).unlink(missing_ok=True)
     shutil.copyfile(SERVER_SOURCE, site_dir / SERVER_NAME)
     write_service_worker(WORKER_SOURCE, site_dir, precache_list(site_dir))
     write_classroom_zip(site_dir)

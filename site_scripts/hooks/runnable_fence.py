@@ -11,12 +11,12 @@ renders as highlighted Python (readable with JavaScript off) inside
 A second option, `exercise="<name>"`, makes the block an exercise whose starter code is the fence's
 code: the div gets `data-exercise="<name>"` and is followed by a hidden
 `<div class="exercise-data">` holding the HINTS (a list) and the SOLUTION (highlighted, and as
-plain text in data-solution) of site_scripts/exercises/<name>.py, read from that file without
+plain text in data-solution) of site_scripts/tutor/exercises/<name>.py, read from that file without
 importing it, and kept out of the search index (data-search-exclude).
 Any other option, or an exercise with no such module, stops the build with a message naming it.
 
-What it is not: the interactive part. site_scripts/blocks/blocks.mjs adds the editor, the buttons
-and the output in the browser; site_scripts/exercises/exercises.mjs adds an exercise's Check,
+What it is not: the interactive part. site_scripts/browser/blocks/blocks.mjs adds the editor, the buttons
+and the output in the browser; site_scripts/browser/exercises/exercises.mjs adds an exercise's Check,
 hints and solution.
 """
 import ast
@@ -28,7 +28,7 @@ from pymdownx.superfences import SuperFencesException
 
 FENCE_NAME = "runnable"
 ALLOWED_OPTIONS = {"title", "exercise"}
-EXERCISES = Path(__file__).resolve().parents[1] / "exercises"
+EXERCISES = Path(__file__).resolve().parents[1] / "tutor" / "exercises"
 EXERCISE_NAME = re.compile(r"[a-z_][a-z0-9_]*")
 CODE_IN_HINT = re.compile(r"`([^`]+)`")
 
@@ -74,10 +74,10 @@ def format_runnable(source, language, class_name, options, md, **kwargs):
 
 
 def exercise_parts(name):
-    """{"name", "hints", "solution"} of site_scripts/exercises/<name>.py, read without running it."""
+    """{"name", "hints", "solution"} of site_scripts/tutor/exercises/<name>.py, read without running it."""
     if not isinstance(name, str) or not EXERCISE_NAME.fullmatch(name):
         raise SuperFencesException(f'```{FENCE_NAME} fence: exercise="..." needs the name of a module in '
-                                   f'site_scripts/exercises/, e.g. exercise="relu", not {name!r}')
+                                   f'site_scripts/tutor/exercises/, e.g. exercise="relu", not {name!r}')
     module = EXERCISES / f"{name}.py"
     try:
         tree = ast.parse(module.read_text(encoding="utf-8"))

@@ -12,7 +12,7 @@ or a style="..." attribute) stops the build with a message saying what to do ins
 
 What it is not: the policy of the Web Workers (Python, search). A <meta> policy does not reach a
 worker: a worker obeys the headers of its own script's response, which a static host does not let
-us set; site_scripts/offline/service-worker.js adds the workers' policy (WORKER_POLICY). Nor is it a header
+us set; site_scripts/browser/offline/service-worker.js adds the workers' policy (WORKER_POLICY). Nor is it a header
 policy: directives only a header can carry (frame-ancestors, report-to, sandbox) are left out.
 """
 import base64

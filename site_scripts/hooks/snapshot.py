@@ -4,7 +4,7 @@ What it is: after vendor.py has put Pyodide and the lesson's wheels into the sit
 offline.py lists every file for the service worker and the classroom zip), it runs
 make_snapshot.mjs under Node, which writes assets/snapshot/python-snapshot.bin from those very
 files. Pages then show a first result in well under half the time of a plain start
-(site_scripts/runtime/snapshot.mjs; `./dev.sh bench` measures it).
+(site_scripts/browser/runtime/snapshot.mjs; `./dev.sh bench` measures it).
 Policy: the snapshot is part of every build. If Node cannot make it (typically after a Pyodide
 upgrade changed its private snapshot API), the build stops with Node's message rather than ship a
 site that silently starts slowly.

@@ -3,10 +3,11 @@
 What it is: after each build it writes, under the site folder,
   assets/vendor/pyodide/     Pyodide's core files from node_modules/pyodide
   assets/vendor/katex/       KaTeX (ES module minified by esbuild, CSS, woff2 fonts)
-  assets/vendor/codemirror/editor.js   site_scripts/editor/editor.mjs bundled by esbuild
+  assets/vendor/codemirror/editor.mjs  site_scripts/browser/editor/editor.mjs bundled by esbuild
   assets/wheels/             the `tinygrad` and `tutor` wheels built here with zipfile, and
                              wheels.json naming them for the runtime (which installs them)
-  assets/lesson/             the browser files (.mjs .js .css) of site_scripts/, sub-folders kept
+  assets/lesson/             the browser files (.mjs .js .css) of site_scripts/browser/ and of
+                             site_scripts/tutor/ (the figures' views), under the same folders
   tinygrad.py                engine/tinygrad.py unchanged, as a download
 so the site needs no CDN and works from any sub-path. Wheels are reproducible: fixed timestamps,
 sorted entries.
@@ -34,7 +35,8 @@ WHEEL_VERSION = "0.1.0"
 WHEEL_TAG = "py3-none-any"
 ZIP_TIMESTAMP = (1980, 1, 1, 0, 0, 0)
 BROWSER_SUFFIXES = {".mjs", ".js", ".css"}
-NOT_FOR_THE_BROWSER = {"hooks", "overrides", "editor", "__pycache__"}  # editor/ ships as a bundle
+BROWSER_FOLDERS = ("browser", "tutor")  # the rest of site_scripts/ runs at build time or on a server
+NOT_FOR_THE_BROWSER = {"editor", "__pycache__"}  # editor/ ships as a bundle
 SETUP_HINT = "run ./dev.sh serve once (it installs the npm packages)"
 
 
@@ -61,7 +63,7 @@ def on_post_build(config):
     vendor = site / "assets" / "vendor"
     copy_files(NODE_MODULES / "pyodide", vendor / "pyodide", PYODIDE_FILES)
     vendor_katex(vendor / "katex")
-    bundle(SCRIPTS / "editor" / "editor.mjs", vendor / "codemirror" / "editor.js")
+    bundle(SCRIPTS / "browser" / "editor" / "editor.mjs", vendor / "codemirror" / "editor.mjs")
     write_wheels(site / "assets" / "wheels")
     copy_browser_files(SCRIPTS, site / "assets" / "lesson")
     shutil.copyfile(ENGINE, site / "tinygrad.py")
@@ -96,8 +98,9 @@ def bundle(entry, output):
 
 
 def copy_browser_files(source, destination):
-    """Copy site_scripts' .mjs/.js/.css files, keeping folders, so relative imports still work."""
-    for path in sorted(source.rglob("*")):
+    """Copy the .mjs/.js/.css files of site_scripts/browser/ and site_scripts/tutor/, keeping their
+    folders (browser/..., tutor/widgets/...), so relative imports between them still work."""
+    for path in sorted(p for folder in BROWSER_FOLDERS for p in (source / folder).rglob("*")):
         relative = path.relative_to(source)
         if path.suffix in BROWSER_SUFFIXES and not NOT_FOR_THE_BROWSER & set(relative.parts[:-1]):
             target = destination / relative
@@ -121,16 +124,11 @@ def write_wheels(destination):
 
 
 def tutor_files():
-    """Archive name -> bytes for package `tutor`: the session module, the engine editor's module,
-    the figure models (site_scripts/widgets/*.py, its __init__.py included, become tutor/widgets/)
-    and the exercises (site_scripts/exercises/*.py become tutor/exercises/)."""
-    files = {"tutor/__init__.py": b'"""The lesson\'s Python side, installed in the browser."""\n',
-             "tutor/session.py": (SCRIPTS / "runtime" / "session.py").read_bytes(),
-             "tutor/engine_edit.py": (SCRIPTS / "engine_edit" / "engine_edit.py").read_bytes()}
-    for package in ("widgets", "exercises"):
-        for module in sorted((SCRIPTS / package).glob("*.py")):
-            files[f"tutor/{package}/{module.name}"] = module.read_bytes()
-    return files
+    """Archive name -> bytes for package `tutor`: every .py file under site_scripts/tutor/, at the
+    same path (the folder is the package, file for file)."""
+    root = SCRIPTS / "tutor"
+    return {f"tutor/{path.relative_to(root).as_posix()}": path.read_bytes()
+            for path in sorted(root.rglob("*.py")) if "__pycache__" not in path.parts}
 
 
 def write_wheel(destination, name, summary, files):

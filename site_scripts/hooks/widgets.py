@@ -5,8 +5,8 @@ figure model's `initial()` under CPython (in a child process, so each build sees
 models and engine) and rewrites the placeholder into a labelled group carrying the state as
 JSON in `data-initial`, a visible title and a status line. The page therefore shows each figure
 at once, before Python starts in the browser, with no inline script. It also links the figures'
-stylesheet (copied into assets/lesson/widgets/ by vendor.py) on every page.
-What it is not: the figures' behaviour (site_scripts/widgets/*.js) or their numbers (the models).
+stylesheet (copied into assets/lesson/tutor/widgets/ by vendor.py) on every page.
+What it is not: the figures' behaviour (site_scripts/tutor/widgets/*.mjs) or their numbers (the models).
 """
 import html
 import json
@@ -21,14 +21,14 @@ from mkdocs.exceptions import PluginError
 REPO = Path(__file__).resolve().parents[2]
 WIDGET_NAMES = ("x_times_x", "mystery_curve", "secant_tangent", "loss_experiment",
                 "backprop_graph", "paths_add_up", "line_fit")
-STYLESHEET = "assets/lesson/widgets/widgets.css"
+STYLESHEET = "assets/lesson/tutor/widgets/widgets.css"
 PLACEHOLDER = re.compile(r'<div(?P<before>[^>]*?)\sdata-widget="(?P<name>[^"]*)"(?P<after>[^>]*)>\s*</div>')
 STATUS = "Showing the starting state. The figure becomes interactive when Python is ready (it needs JavaScript)."
 INITIAL_STATES_SCRIPT = """
 import importlib, json, sys
 states = {}
 for name in sys.argv[1:]:
-    model = importlib.import_module("site_scripts.widgets." + name)
+    model = importlib.import_module("tutor.widgets." + name)
     states[name] = {"title": model.TITLE, "initial": model.initial()}
 print(json.dumps(states, allow_nan=False))
 """
@@ -49,7 +49,7 @@ def on_pre_build(config):
 
 def initial_states():
     """Title and initial() of every model, computed by a fresh CPython with the repository's engine."""
-    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "engine")]),
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO / "site_scripts"), str(REPO / "engine")]),
                    "PYTHONDONTWRITEBYTECODE": "1"}
     result = subprocess.run([sys.executable, "-c", INITIAL_STATES_SCRIPT, *WIDGET_NAMES],
                             cwd=REPO, env=environment, capture_output=True, text=True)

@@ -8,7 +8,6 @@ What it is not: a test of the build (test_build.py) or of the pages in a browser
 """
 import ast
 import math
-import sys
 from pathlib import Path
 
 import pytest
@@ -30,8 +29,6 @@ FORMULAS = DOCUMENT["formulas"]
 @pytest.fixture(scope="module")
 def engine_namespace():
     """The names the expressions may use: whatever the `setup` code of numbers.yml defines."""
-    if str(REPO) not in sys.path:  # the setup imports a figure's model as site_scripts.widgets.<name>
-        sys.path.insert(0, str(REPO))
     namespace = {}
     exec(DOCUMENT["setup"], namespace)  # noqa: S102  trusted code from this repository
     return namespace

@@ -47,7 +47,7 @@ sys.path.insert(0, str(BENCHMARKS.parents[1]))
 
 import xor  # noqa: E402  (after the path is set)
 from helpers import CHROMIUM_ARGS, PYTHON_TIMEOUT_MS, build_site, chromium_path, free_port  # noqa: E402
-from site_scripts.serve import LessonHandler  # noqa: E402
+from site_scripts.server.serve import LessonHandler  # noqa: E402
 
 BARE_FOLDER = "bench-bare/"
 RUNTIME_ALONE = "runtime.html"     # in BARE_FOLDER: the lesson's runtime on an otherwise empty page

@@ -1,7 +1,7 @@
 """helpers.py: building, serving and driving the lesson site in Chromium, for the browser tests.
 
 What it is: plain functions shared by every test under tests/site: build the site into a folder,
-serve a folder with site_scripts/serve.py, find Chromium, and drive runnable blocks the way a
+serve a folder with site_scripts/server/serve.py, find Chromium, and drive runnable blocks the way a
 reader does (by role and visible label). The fixtures that use them live in conftest.py.
 
 What it is not: assertions. Helpers wait for the page to reach a state and return what it shows;
@@ -71,8 +71,8 @@ def build_site(destination, site_url):
 
 @contextlib.contextmanager
 def serve_site(directory, port, base="/", isolation_headers=False):
-    """Serve `directory` with site_scripts/serve.py on 127.0.0.1:`port` under `base`; yields the URL."""
-    command = [sys.executable, str(REPO / "site_scripts" / "serve.py"), str(directory),
+    """Serve `directory` with site_scripts/server/serve.py on 127.0.0.1:`port` under `base`; yields the URL."""
+    command = [sys.executable, str(REPO / "site_scripts" / "server" / "serve.py"), str(directory),
                "--host", "127.0.0.1", "--port", str(port), "--base", base, "--quiet"]
     if isolation_headers:
         command.append("--isolation-headers")
@@ -145,10 +145,10 @@ def cpython_outputs(sources):
     """Run `sources` in order in one namespace with the same session module the browser uses,
     here in CPython with engine/ importable; return [(ok, output_text), ...], one per block
     (the text a block's output log shows: the figures show() sends are drawn apart from it)."""
-    for folder in (str(REPO / "engine"), str(REPO)):
+    for folder in (str(REPO / "engine"), str(REPO / "site_scripts")):
         if folder not in sys.path:
             sys.path.insert(0, folder)
-    from site_scripts.runtime import session
+    from tutor import session
 
     async def run_all():
         results = []

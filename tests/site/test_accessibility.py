@@ -8,7 +8,7 @@ through each page with blocks or figures by Tab: every control of every block an
 shows a visible focus outline, and works (Enter runs a block, End moves a slider). Output regions are
 polite live regions (role log / aria-live polite), so screen readers announce them without interrupting.
 
-What it is not: a fix list. The colour fixes live in site_scripts/theme/contrast.css and the views.
+What it is not: a fix list. The colour fixes live in site_scripts/browser/theme/contrast.css and the views.
 axe is injected with page.evaluate: code evaluated through the browser's DevTools protocol is not
 subject to the page's Content-Security-Policy (an added <script> tag would be refused), so the
 policy stays on during the scan.

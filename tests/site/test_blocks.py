@@ -106,7 +106,7 @@ def test_a_keyboard_reader_who_tabs_past_the_code_keeps_focus_while_the_editor_l
         page.wait_for_timeout(1500)
         route.continue_()
 
-    page.route("**/assets/vendor/codemirror/editor.js", slow_editor)
+    page.route("**/assets/vendor/codemirror/editor.mjs", slow_editor)
     open_lesson(page, site_url, lesson_path)
     first = block(page, 1)
     first.locator("pre").first.focus()          # Tab reaches the code: the editor starts loading
@@ -227,7 +227,7 @@ def test_python_starts_with_the_page_when_it_opens_on_a_block(page, site_url):
     """start-early.js, placed after the content, starts Python on a full load of a page whose first
     block is near the view, even if main.mjs (which mounts the blocks) never arrives; on a page whose
     blocks and figures are all far below a short window, it leaves Python unstarted."""
-    page.route("**/assets/lesson/main.mjs", lambda route: route.abort())
+    page.route("**/assets/lesson/browser/main.mjs", lambda route: route.abort())
     page.set_viewport_size({"width": 1280, "height": 400})
     page.goto(site_url + FAR_FROM_PYTHON, wait_until="load")
     page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")

@@ -1,6 +1,6 @@
 """test_exercises.py: a reader works through exercises in Chromium: Check, hints, solution, saved result.
 
-What it is: browser tests of site_scripts/exercises/exercises.mjs on the built site served on
+What it is: browser tests of site_scripts/browser/exercises/exercises.mjs on the built site served on
 127.0.0.1, driven by role and visible label. Check on the starter code shows the failing checks with
 their messages; the hints come one at a time; the solution stays locked until the first Check,
 then shows and goes into the editor; Check then reports the exercise solved, and after a reload it
@@ -19,12 +19,12 @@ import re
 from playwright.sync_api import expect
 
 from helpers import PYTHON_TIMEOUT_MS, REPO, block_titled, editor_text, open_lesson, set_code, wait_blocks_mounted
-from site_scripts.exercises import cube_by_hand, relu
+from tutor.exercises import cube_by_hand, relu
 from test_accessibility import AXE_SOURCE
 
 RESULT = re.compile(r"checks pass|did not finish|could not run")
-EXERCISES = [importlib.import_module(f"site_scripts.exercises.{path.stem}")
-             for path in sorted((REPO / "site_scripts" / "exercises").glob("[!_]*.py"))]
+EXERCISES = [importlib.import_module(f"tutor.exercises.{path.stem}")
+             for path in sorted((REPO / "site_scripts" / "tutor" / "exercises").glob("[!_]*.py"))]
 REFUSED_STORAGE = ("Object.defineProperty(window, 'localStorage', "
                    "{ get() { throw new DOMException('denied', 'SecurityError'); } });")
 

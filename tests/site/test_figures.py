@@ -60,7 +60,7 @@ def cpython_model(name):
     for folder in (str(REPO / "engine"), str(REPO)):
         if folder not in sys.path:
             sys.path.insert(0, folder)
-    return __import__(f"site_scripts.widgets.{name}", fromlist=["initial"])
+    return __import__(f"tutor.widgets.{name}", fromlist=["initial"])
 
 
 def open_figure(page, site_url, built_site, name, wait_for_python=True):
@@ -313,7 +313,7 @@ def test_mounting_again_adds_nothing(page, site_url, built_site, clean_run):
     figure = open_figure(page, site_url, built_site, "x_times_x", wait_for_python=False)
     controls = figure.locator("button, input").count()
     page.evaluate("async (url) => (await import(url)).mountWidgets(document)",
-                  site_url + "assets/lesson/widgets/widgets.mjs")
+                  site_url + "assets/lesson/tutor/widgets/widgets.mjs")
     assert figure.locator("button, input").count() == controls
     expect(figure.locator("svg")).to_have_count(1)
 

@@ -1,6 +1,6 @@
 """test_hosting.py: the lesson hosted like a teacher hosts it: offline, isolated, under a sub-path, zipped.
 
-What it is: Chromium tests of issue #6 against the built site served by site_scripts/serve.py with
+What it is: Chromium tests of issue #6 against the built site served by site_scripts/server/serve.py with
 service workers allowed: offline use after one visit, cross-origin isolation gained by the service
 worker on a server that sends no isolation headers (and no reload where the host sends them), the
 first visit left alone once the reader touched it, a project sub-path, no request leaving the site's

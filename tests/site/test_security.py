@@ -188,7 +188,7 @@ def test_python_worker_runs_under_the_service_workers_policy_without_eval(browse
         policies_sent.append(route.request.url)
         route.fulfill(response=response, headers={**response.headers, "content-security-policy": policy})
 
-    context.route("**/assets/lesson/runtime/worker.mjs", with_worker_policy)
+    context.route("**/assets/lesson/browser/runtime/worker.mjs", with_worker_policy)
     try:
         page = context.new_page()
         open_lesson(page, site_url)

@@ -20,7 +20,7 @@ import zipfile
 from helpers import REPO, block, open_lesson, pages_with_blocks, run_block, set_code
 
 ENGINE = REPO / "engine" / "tinygrad.py"
-WHEEL_READER = REPO / "site_scripts" / "runtime" / "wheels.mjs"
+WHEEL_READER = REPO / "site_scripts" / "browser" / "runtime" / "wheels.mjs"
 # Under Node: the files readWheel() finds in each zip named on the command line, as {path: sha256},
 # or {"error": message}. Node's zlib inflates (the browser's DecompressionStream is what the
 # Chromium tests use).
@@ -101,7 +101,7 @@ def test_a_browser_that_cannot_inflate_the_wheels_still_installs_them(page, site
         route.fulfill(body=source.replace('"deflate-raw"', '"deflate-raw-unknown-to-this-browser"'),
                       content_type="text/javascript")
 
-    page.context.route("**/assets/lesson/runtime/wheels.mjs", refusing_deflate_raw)
+    page.context.route("**/assets/lesson/browser/runtime/wheels.mjs", refusing_deflate_raw)
     messages = []
     page.on("console", lambda message: messages.append(message.text))
 

@@ -20,10 +20,10 @@ LOSS = "from tinygrad import Value\nw, x, b, y = Value(1), Value(2), Value(0), V
 
 def engine_gradients():
     """The gradients of w, x, b and y after the engine's own backward(), written as figures write numbers."""
-    for folder in (str(REPO / "engine"), str(REPO)):
+    for folder in (str(REPO / "engine"), str(REPO / "site_scripts")):
         if folder not in sys.path:
             sys.path.insert(0, folder)
-    from site_scripts.widgets.display import number_text
+    from tutor.widgets.display import number_text
     namespace = {}
     exec(LOSS + "loss.backward()", namespace)
     return {symbol: number_text(namespace[symbol].grad) for symbol in "wxby"}

@@ -1,4 +1,4 @@
-"""Tests of tutor.engine_edit (site_scripts/engine_edit/engine_edit.py) under CPython.
+"""Tests of tutor.engine_edit (site_scripts/tutor/engine_edit.py) under CPython.
 
 What it is: the check that decides whether a reader's edited tinygrad.py may become the site's
 engine, and the install step the browser's worker runs at boot. The install tests lay out the same
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from site_scripts.engine_edit import engine_edit
+from tutor import engine_edit
 from site_scripts.hooks import vendor
 
 REPO = Path(__file__).resolve().parents[2]

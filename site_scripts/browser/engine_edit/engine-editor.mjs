@@ -1,0 +1,222 @@
+// engine-editor.mjs: the editor of the page "Edit the engine", where the reader changes tinygrad.py itself.
+// What it is: mountEngineEditor(root) turns the page's `<div data-engine-editor>` into a group with
+// the lesson's engine in the blocks' CodeMirror editor and the buttons "Use this engine", Reset and
+// "Stop the check". The engine's text comes from the site's own download of tinygrad.py (the build
+// copies engine/tinygrad.py there unchanged). Every edit is saved as a draft in this browser
+// (engine-store.mjs), applied or not. "Use this engine" first checks the text in Python
+// (tutor.engine_edit: it must compile, import on its own and still define what the lesson uses);
+// a text that fails is refused with Python's own message and stays in the editor, and the site
+// keeps its engine. A text that passes is stored as the site's engine and runtime.useEngine()
+// replaces Python by one running it. An import that never ends is stopped after
+// CHECK_TIME_LIMIT_MS, or by the reader. The line saying which engine the site runs follows every
+// change of engine; one made in another tab of the site is also said in the editor's status.
+// What it is not: the banner with "Restore the original engine" (engine-banner.mjs) or the Python
+// side of the check and of the switch (engine_edit.py).
+import { button, loadEditor } from "../blocks/blocks.mjs";
+import { fingerprint } from "../blocks/saved-edits.mjs";
+import { runtime } from "../runtime/runtime.mjs";
+import { forgetDraft, forgetStoredEngine, saveDraft, savedDraft, storeEngine } from "./engine-store.mjs";
+
+const ENGINE_URL = new URL("../../../../tinygrad.py", import.meta.url);
+const CHECK_PAGE = "engine-edit:check"; // the check's own namespace, apart from every page's blocks
+const CHECK_TIME_LIMIT_MS = 15_000;
+const LABEL = "tinygrad.py, the engine";
+
+/** Mount the engine editor of the page, if it has one and it is not mounted yet. */
+export function mountEngineEditor(root) {
+  const element = root.querySelector("[data-engine-editor]");
+  if (!element || element.engineEditor) return;
+  element.engineEditor = new EngineEditor(element);
+}
+
+class EngineEditor {
+  editor = null;
+  original = null; // the lesson's engine, as the site serves it
+  checking = false;
+  stopRequested = false;
+  draftFailureShown = false;
+
+  constructor(element) {
+    this.element = element;
+    element.classList.add("engine-editor");
+    element.setAttribute("role", "group");
+    element.setAttribute("aria-label", `Engine editor: ${LABEL}`);
+    this.inUse = element.appendChild(document.createElement("p"));
+    this.inUse.className = "engine-editor__in-use";
+    this.host = element.appendChild(document.createElement("div"));
+    this.host.className = "runnable__editor";
+    this.host.textContent = "Loading the engine…";
+    const bar = element.appendChild(document.createElement("div"));
+    bar.className = "runnable__bar";
+    this.applyButton = button(bar, "Use this engine", "runnable__run", () => this.apply());
+    this.resetButton = button(bar, "Reset", "engine-editor__reset", () => this.reset());
+    this.stopButton = button(bar, "Stop the check", "engine-editor__stop", () => this.stopCheck());
+    this.stopButton.hidden = true;
+    this.applyButton.disabled = this.resetButton.disabled = true;
+    this.message = bar.appendChild(document.createElement("span"));
+    this.message.className = "runnable__status";
+    this.message.setAttribute("role", "status");
+    this.problem = element.appendChild(document.createElement("div"));
+    this.problem.className = "engine-editor__problem";
+    this.problem.setAttribute("role", "alert");
+    this.problem.hidden = true;
+    const unsubscribe = runtime.onEngineChange((change) => {
+      if (element.isConnected) this.engineChanged(change);
+      else unsubscribe(); // the page was left through instant navigation
+    });
+    this.showEngineInUse();
+    this.open().catch((error) => {
+      this.host.textContent = `The engine could not be loaded (${error.message}). Reload the page to try again.`;
+    });
+  }
+
+  /** Fetch the lesson's engine and mount the editor with the draft, the engine in use, or the lesson's. */
+  async open() {
+    const response = await fetch(ENGINE_URL, { cache: "no-cache" });
+    if (!response.ok) throw new Error(`${ENGINE_URL.pathname} answered ${response.status}`);
+    this.original = await response.text();
+    const { createEditor } = await loadEditor();
+    const draft = savedDraft();
+    this.host.replaceChildren();
+    this.editor = createEditor({
+      parent: this.host,
+      code: draft?.code ?? runtime.engineSource ?? this.original,
+      label: `${LABEL} (Escape then Tab leaves the editor)`,
+      onRun: () => this.apply(),
+      onChange: (code) => this.remember(code),
+    });
+    this.applyButton.disabled = this.resetButton.disabled = false;
+    this.element.dataset.ready = "true";
+    if (draft && draft.original !== fingerprint(this.original)) {
+      this.say("The lesson's engine has changed since you edited it. Your version is shown; Reset loads the new one.");
+    }
+  }
+
+  showEngineInUse() {
+    this.inUse.textContent = runtime.engineSource === null
+      ? "The site runs the lesson's engine now."
+      : "The site runs your edited engine now (the banner above restores the original).";
+  }
+
+  /** The site's engine changed, here or in another tab: say which one runs now, and who changed it. */
+  engineChanged({ source, fromAnotherTab }) {
+    this.showEngineInUse();
+    if (!fromAnotherTab) return;
+    if (source === null) this.say("Another tab restored the lesson's engine: the site runs it now.");
+    else if (source === this.editor?.getCode()) this.say("Another tab applied the engine shown here: the site runs it now.");
+    else this.say("Another tab applied an edited engine, not the text shown here: the site runs it now.");
+  }
+
+  /** Keep the reader's text for the next visit, whether or not it is applied. */
+  remember(code) {
+    if (code === this.original) {
+      forgetDraft();
+    } else if (!saveDraft(code, this.original) && !this.draftFailureShown) {
+      this.draftFailureShown = true;
+      this.say("Your edit cannot be saved in this browser (its storage is full or turned off): "
+        + "it lasts until you leave this page.");
+    }
+  }
+
+  reset() {
+    this.editor.setCode(this.original);
+    this.hideProblem();
+    this.say(runtime.engineSource === null
+      ? "The editor shows the lesson's engine again."
+      : "The editor shows the lesson's engine again. The site keeps running your edited engine until you "
+        + "press Use this engine or Restore the original engine.");
+  }
+
+  /** Check the editor's text in Python and, if it passes, make it the site's engine. */
+  async apply() {
+    if (this.checking || !this.editor) return;
+    const code = this.editor.getCode();
+    this.hideProblem();
+    if (code === this.original) {
+      forgetStoredEngine();
+      if (runtime.engineSource !== null) runtime.useEngine(null);
+      this.say("This is the lesson's engine: the site runs it.");
+      return;
+    }
+    this.setChecking(true);
+    this.say("Checking your engine in Python…");
+    const problem = await this.check(code);
+    this.setChecking(false);
+    if (problem) {
+      this.showProblem(problem);
+      this.say("Not applied: the site still runs the engine it ran before. Your edit is kept in the editor.");
+      return;
+    }
+    const stored = storeEngine(code);
+    runtime.useEngine(code);
+    this.say(stored
+      ? "Applied: every code block and figure on every page now runs your edited engine, until you restore "
+        + "the original."
+      : "Applied for this visit only: this browser cannot store your engine (its storage is full or turned "
+        + "off), so reloading the page or opening the site again brings back the lesson's engine.");
+  }
+
+  /** "" if `code` can serve as the engine, else what is wrong, in words (tutor.engine_edit.report). */
+  async check(code) {
+    this.stopRequested = false;
+    let printed = "";
+    let timer = null;
+    const result = await runtime.run({
+      page: CHECK_PAGE,
+      fresh: true,
+      filename: "<engine check>",
+      code: `__import__("tutor.engine_edit", fromlist=["report"]).report("${base64(code)}")`,
+      onStart: () => { timer = setTimeout(() => this.stopCheck(), CHECK_TIME_LIMIT_MS); },
+      onOutput: (stream, text) => { if (stream === "stdout") printed += text; },
+    });
+    clearTimeout(timer);
+    if (this.stopRequested) {
+      return `The check was stopped before your engine finished importing (after at most ${CHECK_TIME_LIMIT_MS / 1000} `
+        + "seconds, or when you pressed Stop the check). Does it run forever when it is imported, "
+        + "for example in a loop at the top level?";
+    }
+    if (!result.ok) return `The check could not run: ${result.error}`;
+    try {
+      const verdict = JSON.parse(printed.trim().split("\n").at(-1));
+      return verdict.ok ? "" : verdict.problem;
+    } catch {
+      return `The check gave an answer the page does not understand: ${printed.slice(0, 200)}`;
+    }
+  }
+
+  stopCheck() {
+    if (!this.checking) return;
+    this.stopRequested = true;
+    runtime.stop();
+  }
+
+  setChecking(checking) {
+    this.checking = checking;
+    this.element.setAttribute("aria-busy", String(checking));
+    this.applyButton.disabled = checking;
+    this.stopButton.hidden = !checking;
+  }
+
+  say(text) {
+    this.message.textContent = text;
+  }
+
+  showProblem(text) {
+    const report = document.createElement("pre");
+    report.textContent = text;
+    this.problem.replaceChildren(report);
+    this.problem.hidden = false;
+  }
+
+  hideProblem() {
+    this.problem.hidden = true;
+    this.problem.replaceChildren();
+  }
+}
+
+/** `text` as base64 of its UTF-8 bytes: safe to write inside a Python string literal. */
+function base64(text) {
+  let binary = "";
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}

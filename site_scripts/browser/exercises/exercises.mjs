@@ -1,0 +1,200 @@
+// exercises.mjs: Check, hints and solution under the runnable blocks that are exercises.
+// What it is: mountExercises(root) finds each mounted block with data-exercise="<name>" (written by
+// the runnable_fence hook, followed by its hidden hints and solution) and adds a panel under it:
+// "Check" runs the block through its own Block object (so earlier blocks run first, as for Run),
+// then runs `tutor.exercises.report("<name>", globals())` in the page's namespace and shows each
+// check's result in a status region ("Stop the checks" stops checks that never end); "Show a
+// hint" reveals the hints one at a time; "Show the solution" unlocks after the first Check and
+// can put the solution into the editor. Whether the reader attempted or solved the exercise is
+// saved (saved-progress.mjs) and shown on the next visit. Mounting is idempotent, like
+// mountBlocks, so document$ can call it after every navigation.
+// What it is not: the checks themselves (site_scripts/tutor/exercises/<name>.py judge the reader's code
+// in Python and return plain results; this module only renders them).
+import { button } from "../blocks/blocks.mjs";
+import { runtime } from "../runtime/runtime.mjs";
+import { saveProgress, savedProgress } from "./saved-progress.mjs";
+
+const RESULT_PREFIX = '{"exercise"'; // the JSON line tutor.exercises.report prints
+
+/** Add an exercise panel under every mounted exercise block of `root` that has none yet. */
+export function mountExercises(root) {
+  for (const element of root.querySelectorAll("div.runnable[data-exercise]")) {
+    const data = element.nextElementSibling;
+    if (element.exercisePanel || !element.runnableBlock || !data?.matches(".exercise-data")) continue;
+    element.exercisePanel = new ExercisePanel(element, data);
+  }
+}
+
+class ExercisePanel {
+  checking = false;
+  hintsShown = 0;
+
+  constructor(element, data) {
+    this.block = element.runnableBlock;
+    this.name = element.dataset.exercise;
+    this.hints = [...data.querySelectorAll(".exercise-data__hints > li")];
+    this.solutionCode = data.dataset.solution ?? "";
+    this.progress = savedProgress(this.name);
+    const title = element.dataset.title ?? "Exercise";
+
+    const panel = document.createElement("div");
+    panel.className = "exercise";
+    panel.setAttribute("role", "group");
+    panel.setAttribute("aria-label", `Checks of ${title}`);
+    element.after(panel);
+    this.panel = panel;
+
+    const bar = panel.appendChild(document.createElement("div"));
+    bar.className = "exercise__bar";
+    this.checkButton = button(bar, "Check", "exercise__check", () => this.check());
+    // Checks call the reader's functions, which may never return: Stop works as on the block.
+    this.stopButton = button(bar, "Stop the checks", "exercise__stop", () => this.block.page.stop());
+    this.stopButton.disabled = true;
+    this.hintButton = button(bar, "Show a hint", "exercise__hint", () => this.showHint());
+    this.solutionButton = button(bar, "Show the solution", "exercise__show-solution", () => this.toggleSolution());
+    this.solutionButton.setAttribute("aria-expanded", "false");
+    this.stateText = bar.appendChild(document.createElement("span"));
+    this.stateText.className = "exercise__state";
+
+    this.lockNote = panel.appendChild(document.createElement("p"));
+    this.lockNote.className = "exercise__lock-note";
+    this.lockNote.id = `exercise-${this.name}-lock-note`;
+    this.lockNote.textContent = "The solution unlocks after your first Check.";
+
+    this.results = panel.appendChild(document.createElement("div"));
+    this.results.className = "exercise__results";
+    this.results.setAttribute("role", "status");
+    this.results.setAttribute("aria-label", `Check results of ${title}`);
+
+    this.hintList = panel.appendChild(document.createElement("ol"));
+    this.hintList.className = "exercise__hints";
+    this.hintList.setAttribute("aria-label", "Hints");
+    this.hintList.hidden = true;
+
+    this.solution = panel.appendChild(document.createElement("div"));
+    this.solution.className = "exercise__solution";
+    this.solution.id = `exercise-${this.name}-solution`;
+    this.solution.hidden = true;
+    const solutionCode = data.querySelector(".exercise-data__solution");
+    if (solutionCode) this.solution.append(...solutionCode.childNodes);
+    button(this.solution, "Put the solution in the editor", "exercise__use-solution", () => this.useSolution());
+    this.solutionButton.setAttribute("aria-controls", this.solution.id);
+
+    this.render();
+  }
+
+  /** Run the reader's block, then the hidden checks on what it defined, and show the results. */
+  async check() {
+    if (this.checking) return; // the button stays enabled (and focused); a second press meanwhile does nothing
+    this.checking = true;
+    this.stopButton.disabled = false;
+    this.panel.setAttribute("aria-busy", "true");
+    this.showSummary("Running your code, then the checks…");
+    try {
+      const outcome = await this.runBlockThenChecks();
+      this.record(outcome.solved);
+      this.showSummary(outcome.summary, outcome.results);
+    } finally {
+      this.checking = false;
+      this.stopButton.disabled = true;
+      this.panel.setAttribute("aria-busy", "false");
+    }
+  }
+
+  /** { solved, summary, results }: the reader's block must run cleanly before its checks run. */
+  async runBlockThenChecks() {
+    const { block } = this;
+    const page = block.page;
+    page.request(block);
+    await page.queue;
+    if (block.state !== "done") {
+      return { solved: false, results: [], summary: "Your code did not finish cleanly (see its output above). "
+        + "Make it run without an error, then press Check again." };
+    }
+    const output = [];
+    const checks = page.queue.then(() => runtime.run({
+      page: page.key, fresh: false, filename: "<exercise check>",
+      code: `__import__("tutor.exercises", fromlist=["report"]).report(${JSON.stringify(this.name)}, globals())`,
+      onOutput: (stream, text) => output.push([stream, text]),
+    }));
+    page.queue = checks.catch(() => {}); // a block run the reader asks for meanwhile waits for the checks
+    const result = await checks;
+    const line = output.filter(([stream]) => stream === "stdout").map(([, text]) => text).join("")
+      .split("\n").findLast((text) => text.startsWith(RESULT_PREFIX));
+    if (result.stopped || /^KeyboardInterrupt/m.test(result.error ?? "")) {
+      return { solved: false, results: [], summary: "The checks were stopped before they finished. If they "
+        + "never end, your code may loop forever for some input: look at your loops and their exits." };
+    }
+    if (!result.ok || !line) {
+      const reason = result.error ?? output.map(([, text]) => text).join("").trim().split("\n").at(-1);
+      return { solved: false, results: [], summary: `The checks could not run (${reason || "no result"}). `
+        + "Press Check again; if that does not help, press Restart Python." };
+    }
+    const { results } = JSON.parse(line);
+    const passed = results.filter((entry) => entry.passed).length;
+    const solved = passed === results.length;
+    const summary = solved ? `All ${results.length} checks pass: solved!`
+      : `${passed} of ${results.length} checks pass. Not solved yet.`;
+    return { solved, summary, results };
+  }
+
+  record(solved) {
+    this.progress = { attempted: true, solved: this.progress.solved || solved };
+    this.storageFailed = !saveProgress(this.name, this.progress);
+    this.render();
+  }
+
+  /** A summary line and one list item per check (text only, never HTML). */
+  showSummary(summary, results = []) {
+    const paragraph = document.createElement("p");
+    paragraph.className = "exercise__summary";
+    paragraph.textContent = summary;
+    const list = document.createElement("ul");
+    list.className = "exercise__result-list";
+    for (const { check, passed, message } of results) {
+      const item = list.appendChild(document.createElement("li"));
+      item.dataset.passed = String(passed);
+      item.appendChild(document.createElement("strong")).textContent = passed ? "Passed: " : "Not yet: ";
+      item.append(passed ? check : `${check}. ${message}`);
+    }
+    this.results.replaceChildren(paragraph, ...(results.length ? [list] : []));
+  }
+
+  showHint() {
+    if (this.hintsShown >= this.hints.length) return;
+    this.hintList.append(this.hints[this.hintsShown]);
+    this.hintsShown += 1;
+    this.hintList.hidden = false;
+    this.render();
+  }
+
+  toggleSolution() {
+    if (!this.progress.attempted) return;
+    this.solution.hidden = !this.solution.hidden;
+    this.render();
+  }
+
+  /** Replace the block's code by the solution, in its editor (which saves it like any edit). */
+  async useSolution() {
+    await this.block.openEditor({ focus: false });
+    this.block.editor?.setCode(this.solutionCode);
+  }
+
+  /** Buttons and state line from the current progress, hints shown and solution visibility. */
+  render() {
+    const { attempted, solved } = this.progress;
+    this.panel.dataset.solved = String(solved);
+    const more = this.hintsShown < this.hints.length;
+    this.hintButton.textContent = !more ? "No more hints" : this.hintsShown === 0 ? "Show a hint" : "Show another hint";
+    this.hintButton.disabled = !more;
+    this.solutionButton.disabled = !attempted;
+    this.lockNote.hidden = attempted;
+    if (attempted) this.solutionButton.removeAttribute("aria-describedby");
+    else this.solutionButton.setAttribute("aria-describedby", this.lockNote.id);
+    this.solutionButton.textContent = this.solution.hidden ? "Show the solution" : "Hide the solution";
+    this.solutionButton.setAttribute("aria-expanded", String(!this.solution.hidden));
+    const state = solved ? "Solved" : attempted ? "Not solved yet" : "";
+    this.stateText.textContent = this.storageFailed && state
+      ? `${state} (this browser cannot save your progress)` : state;
+  }
+}

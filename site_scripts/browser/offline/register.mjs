@@ -1,0 +1,95 @@
+// register.mjs: registers the site's service worker (offline cache + cross-origin isolation) from any page.
+// What it is: `registerOffline()`, called once by main.mjs. It registers <site root>/service-worker.js for
+// the whole site (the root is derived from this module's URL, so a sub-path such as /repo/ works), reloads
+// the page once when that is what makes it cross-origin isolated or shows a new build, and asks for a new
+// build now and then, since instant navigation makes no page loads that would check for one. Once
+// Python has booted in the page, it asks the service worker to keep a copy of the whole lesson (Python
+// included), and marks <html data-offline="ready"> when that copy is complete.
+// What it is not: the service worker itself (service-worker.js), nor anything the lesson needs to run:
+// without service workers (file://, plain http from another machine, old browsers) Python still works,
+// just not offline and with Stop restarting Python instead of interrupting it.
+import { runtime } from "../runtime/runtime.mjs";
+
+const SITE_ROOT = new URL("../../../../", import.meta.url);  // this file is <root>/assets/lesson/offline/
+const WORKER_URL = new URL("service-worker.js", SITE_ROOT);
+const RELOAD_FLAG = "lesson-offline:isolation-reload";
+const UPDATE_CHECK_INTERVAL_MS = 10 * 60 * 1000;
+const INTERACTIONS = ["pointerdown", "keydown", "wheel", "touchstart"];
+
+let reloadReason = null;        // why this page should be reloaded, once that loses nothing
+let readerTouchedPage = false;  // any click, key, wheel or touch since this page was shown
+// runtime.session when this page was shown: if Python started since, a first visit's isolation reload
+// would throw away its boot and half-downloaded runtime (installing the worker is quick), so it waits.
+let pythonSessionsBefore = 0;
+
+// Reload only a page the reader has not touched (no edits or output to lose, no jump while reading);
+// otherwise wait for the next page they open through instant navigation.
+function reloadWhenSafe(reason) {
+  reloadReason = reloadReason || reason;
+  if (readerTouchedPage || (reloadReason === "isolation" && runtime.session > pythonSessionsBefore)) return;
+  if (reloadReason === "isolation") sessionStorage.setItem(RELOAD_FLAG, "1");
+  location.reload();
+}
+
+function watchNavigation(registration) {
+  let lastUpdateCheck = Date.now();
+  const checkForNewBuild = () => {
+    if (Date.now() - lastUpdateCheck < UPDATE_CHECK_INTERVAL_MS) return;
+    lastUpdateCheck = Date.now();
+    registration.update().catch(() => {});  // offline: try again later
+  };
+  let shownURL = location.href;
+  globalThis.document$?.subscribe(() => {
+    if (location.href === shownURL) return;
+    shownURL = location.href;
+    readerTouchedPage = false;
+    pythonSessionsBefore = runtime.session;
+    if (reloadReason) reloadWhenSafe(reloadReason);
+    else checkForNewBuild();
+  });
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") checkForNewBuild();
+  });
+}
+
+async function register() {
+  const registration = await navigator.serviceWorker.register(WORKER_URL, { scope: SITE_ROOT.href, updateViaCache: "none" });
+  watchNavigation(registration);
+  const isolationPending = !crossOriginIsolated && sessionStorage.getItem(RELOAD_FLAG) === null;
+  let controlled = navigator.serviceWorker.controller !== null;
+  navigator.serviceWorker.addEventListener("controllerchange", () => {
+    if (controlled) reloadWhenSafe("new build");
+    else if (isolationPending) reloadWhenSafe("isolation");
+    controlled = true;
+  });
+  // Active worker but no control: a hard reload bypassed it. A normal reload brings it back.
+  if (isolationPending && registration.active && !controlled) reloadWhenSafe("isolation");
+}
+
+// Only a reader who used Python pays for the offline copy of it (about 21 MB).
+function precacheOncePythonRan() {
+  navigator.serviceWorker.addEventListener("message", ({ data }) => {
+    if (data?.type === "precached") document.documentElement.dataset.offline = "ready";
+  });
+  let asked = false;
+  runtime.onStatus(({ state }) => {
+    if (state !== "ready" || asked) return;
+    asked = true;
+    navigator.serviceWorker.ready.then((registration) => registration.active?.postMessage({ type: "precache" }));
+  });
+}
+
+export function registerOffline() {
+  if (!("serviceWorker" in navigator)) return;
+  if (crossOriginIsolated) sessionStorage.removeItem(RELOAD_FLAG);
+  for (const type of INTERACTIONS) {
+    addEventListener(type, () => { readerTouchedPage = true; }, { capture: true, passive: true });
+  }
+  precacheOncePythonRan();
+  const start = () => register().catch((error) => {
+    console.warn(`The lesson will not work offline: its service worker could not be registered (${error.message}).`);
+  });
+  // Precaching competes with the page for bandwidth: start once the page itself has loaded.
+  if (document.readyState === "complete") start();
+  else addEventListener("load", start, { once: true });
+}

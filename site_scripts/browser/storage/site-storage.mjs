@@ -1,0 +1,62 @@
+// site-storage.mjs: this site's items in the browser's localStorage (the reader's edits, engine, progress).
+// What it is: read, write and forget one item, and forget every item whose key starts with a prefix.
+// None of them throws: storage that is full, turned off or refused means reading finds nothing,
+// writing reports false and forgetting does nothing. SITE_PATH, the site's root path, goes into the
+// keys, so two sites on one origin (GitHub Pages project sites) keep their items apart.
+// What it is not: what is stored (saved-edits.mjs, engine-store.mjs and saved-progress.mjs decide).
+
+// This file is <site root>/assets/lesson/storage/.
+export const SITE_PATH = new URL("../../../../", import.meta.url).pathname;
+
+/** This browser's localStorage; reading it throws when the browser refuses storage to this site. */
+const storage = () => globalThis.localStorage;
+
+/** The text stored under `key`, or null. */
+export function readItem(key) {
+  try {
+    return storage()?.getItem(key) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** The JSON value stored under `key`, or null when there is none or it is not JSON. */
+export function readRecord(key) {
+  try {
+    return JSON.parse(readItem(key) ?? "null");
+  } catch {
+    return null;
+  }
+}
+
+/** Store `text` under `key`; false if it could not be stored (quota exceeded, storage turned off). */
+export function writeItem(key, text) {
+  try {
+    storage().setItem(key, text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function forgetItem(key) {
+  try {
+    storage()?.removeItem(key);
+  } catch {
+    // nothing to forget when storage is refused
+  }
+}
+
+/** Forget every item whose key starts with `prefix`; returns how many there were. */
+export function forgetItemsStartingWith(prefix) {
+  try {
+    const store = storage();
+    const keys = [];
+    for (let index = 0; index < (store?.length ?? 0); index += 1) keys.push(store.key(index));
+    const matching = keys.filter((key) => key?.startsWith(prefix));
+    for (const key of matching) store.removeItem(key);
+    return matching.length;
+  } catch {
+    return 0;
+  }
+}

@@ -1,0 +1,363 @@
+"""session.py: the Python side of the lesson's runtime, installed in the browser as `tutor.session`.
+
+What it is: the module the web worker calls. `run` executes a code block in the namespace of its
+page (all blocks of a page share one, in page order), streams what the code prints through a
+callback, shows the value of a final expression the way the Python prompt does, and turns an
+exception into a traceback of the reader's code, with a plain-words hint for the mistakes a page
+cannot behave like a terminal for (input(), exit(), missing packages, runaway recursion or memory).
+Output is batched (a flood of prints becomes a few messages) and capped: the first lines, a count
+of the hidden ones, then the last lines. `call` runs a function of a figure model
+(`tutor.widgets.<name>`) with JSON arguments and returns its result as JSON. Every namespace
+holds `show(value)`: it prints a one-line summary of a Value's graph and sends the graph itself
+as a "graph" output item (JSON), which the page draws under the block's output.
+
+What it is not: a sandbox or a scheduler. The worker runs one request at a time; stopping a
+runaway loop is the worker's job (an interrupt, or a fresh worker).
+"""
+import ast
+import collections
+import importlib
+import inspect
+import json
+import linecache
+import re
+import reprlib
+import sys
+import time
+import traceback
+import types
+
+namespaces = {}  # page key -> the globals its blocks share
+WIDGET_NAME = re.compile(r"[a-z_][a-z0-9_]*")
+WIDGETS = "tutor.widgets"  # the figure models
+
+# Measured in Pyodide 314: recursion that passes through C (a __repr__ calling repr(self), an
+# __add__ using +) overflows the browser's own stack, a fatal crash, at about 700 levels; below
+# this limit it ends as a RecursionError instead. Only the worker sets it (see configure()).
+SAFE_RECURSION_LIMIT = 400
+
+HEAD_LINES = 1000  # shown as they come; after that only a count and the last TAIL_LINES
+HEAD_CHARACTERS = 100_000
+TAIL_LINES = 20
+TAIL_CHARACTERS = 10_000
+SENDS_PER_WINDOW = 20  # messages to the page per window; a faster flood is batched
+SEND_WINDOW_SECONDS = 0.1
+FIGURES_PER_RUN = 20  # show() calls drawn per run; later ones print only their summary
+
+ENGINE_MODULES = {"tinygrad", "tutor"}
+EXIT_NOTE = "exit() ends a whole program; in the page it only ends this block. Everything defined so far is kept."
+INPUT_MESSAGE = ("input() cannot work here: a block in the page has no keyboard to read from. "
+                 "Assign the value in the code instead, for example: name = \"Ada\"")
+
+
+def configure():
+    """Settings for the browser's interpreter only (CPython tests import this module unchanged)."""
+    sys.setrecursionlimit(SAFE_RECURSION_LIMIT)
+
+
+class Output:
+    """Everything one run prints: batched into few `emit(stream, text)` calls and capped.
+
+    The first HEAD_LINES lines (at most HEAD_CHARACTERS) go out as they come; later text only
+    keeps its last TAIL_LINES lines, shown with a count of the hidden ones when the run ends.
+    Streams are "stdout", "stderr" and "note" (the runtime's own remarks to the reader); figures
+    (the "graph" items of show()) are not text: they pass the cap, FIGURES_PER_RUN per run.
+    """
+
+    def __init__(self, emit):
+        self.emit = emit
+        self.pending = []  # [stream, text] not yet sent, neighbours of one stream merged
+        self.shown_lines = 0
+        self.shown_characters = 0
+        self.at_line_start = True
+        self.capped = False
+        self.tail = collections.deque()  # (stream, text) written after the cap
+        self.tail_lines = 0
+        self.hidden_lines = 0
+        self.window_start = 0.0
+        self.sends_in_window = 0
+        self.figures = 0
+
+    def write(self, stream, text):
+        if self.capped:
+            self.keep_in_tail(stream, text)
+            return
+        room = self.room_for(text)
+        if room < len(text):
+            self.queue(stream, text[:room])
+            self.capped = True
+            line_break = "" if self.at_line_start else "\n"
+            self.queue("note", f"{line_break}[Long output: the first {self.shown_lines:,} lines are shown here, "
+                               f"the last {TAIL_LINES} when the block ends.]\n")
+            self.keep_in_tail(stream, text[room:])
+        else:
+            self.queue(stream, text)
+        self.send_if_due()
+
+    def room_for(self, text):
+        """How much of `text` fits in the head: up to the character limit or the last allowed line."""
+        room = min(len(text), HEAD_CHARACTERS - self.shown_characters)
+        lines_left = HEAD_LINES - self.shown_lines
+        if text.count("\n", 0, room) >= lines_left:
+            end_of_last_line = -1
+            for _ in range(lines_left):
+                end_of_last_line = text.index("\n", end_of_last_line + 1)
+            room = end_of_last_line + 1
+        return room
+
+    def queue(self, stream, text):
+        if not text:
+            return
+        self.shown_characters += len(text)
+        self.shown_lines += text.count("\n")
+        self.at_line_start = text.endswith("\n")
+        if self.pending and self.pending[-1][0] == stream:
+            self.pending[-1][1] += text
+        else:
+            self.pending.append([stream, text])
+
+    def keep_in_tail(self, stream, text):
+        """Keep the last TAIL_LINES lines (and the partial line before them) written after the cap."""
+        text = text[-TAIL_CHARACTERS:]
+        self.tail.append((stream, text))
+        self.tail_lines += text.count("\n")
+        while len(self.tail) > 1 and self.tail_lines - self.tail[0][1].count("\n") > TAIL_LINES:
+            dropped_lines = self.tail.popleft()[1].count("\n")
+            self.tail_lines -= dropped_lines
+            self.hidden_lines += dropped_lines
+
+    def send_if_due(self):
+        now = time.monotonic()
+        if now - self.window_start >= SEND_WINDOW_SECONDS:
+            self.window_start, self.sends_in_window = now, 0
+        if self.sends_in_window < SENDS_PER_WINDOW:
+            self.sends_in_window += 1
+            self.send()
+
+    def send(self):
+        pending, self.pending = self.pending, []
+        for stream, text in pending:
+            self.emit(stream, text)
+
+    def finish(self):
+        """Send what is held back, with the count of hidden lines and the last whole lines."""
+        if self.capped:
+            if self.tail_lines > TAIL_LINES:  # the first kept piece ends a line whose start was dropped
+                stream, text = self.tail.popleft()
+                self.tail.appendleft((stream, text.partition("\n")[2]))
+                self.hidden_lines += 1
+            hidden = f"{self.hidden_lines:,} more line{'s' if self.hidden_lines != 1 else ''}"
+            self.pending.append(["note", f"[… {hidden} not shown; the last lines follow …]\n"])
+            self.pending.extend([stream, text] for stream, text in self.tail)
+            self.capped, self.tail = False, collections.deque()
+        self.send()
+
+    def figure(self, kind, text):
+        """A figure for the page to draw, sent after the text printed before it."""
+        self.figures += 1
+        if self.figures > FIGURES_PER_RUN:
+            if self.figures == FIGURES_PER_RUN + 1:
+                self.write("note", f"[This run already drew {FIGURES_PER_RUN} graphs: further show() calls "
+                                   "only print their summary.]\n")
+            return
+        self.send()
+        self.emit(kind, text)
+
+    def report(self, stream, text):
+        """Text the reader must see whatever the cap (an error report, a note): sent at once."""
+        self.finish()
+        self.emit(stream, text)
+
+
+class Stream:
+    """A write-only text stream (sys.stdout or sys.stderr) feeding one run's Output."""
+
+    def __init__(self, name, output):
+        self.name = name
+        self.output = output
+
+    def write(self, text):
+        if text:
+            self.output.write(self.name, text)
+        return len(text)
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return False
+
+    @property
+    def encoding(self):
+        return "utf-8"
+
+
+class NoInput:
+    """sys.stdin of a run: there is no keyboard behind a block, so reading explains that."""
+
+    def readline(self, size=-1):
+        raise EOFError(INPUT_MESSAGE)
+
+    read = readline
+
+    def close(self):  # exit() and quit() close stdin before raising SystemExit
+        pass
+
+    def isatty(self):
+        return False
+
+
+def fresh_namespace(page):
+    """Forget what earlier runs of this page defined; return its new namespace (only `show` in it)."""
+    namespace = {"__name__": "__main__", "__builtins__": __builtins__}
+    namespace["show"] = graph_shower(namespace)
+    namespaces[page] = namespace
+    return namespace
+
+
+def graph_shower(namespace):
+    """The `show` function of one page's namespace (it names values by that namespace's variables)."""
+    def show(value):
+        """Print a summary of the graph that computed `value` (a Value) and draw it under the block,
+        with buttons that step through its backward pass. The grads you computed are left as they are."""
+        engine_value = importlib.import_module("tinygrad").Value
+        if not isinstance(value, engine_value):
+            raise TypeError(f"show() draws the graph of a Value, for example show(loss); it got "
+                            f"{reprlib.repr(value)} (type {type(value).__name__})")
+        shown = importlib.import_module(f"{WIDGETS}.expression_graph").picture(value, namespace)
+        print(shown["summary"])
+        if shown["figure"] is not None and isinstance(sys.stdout, Stream):  # inside a run of a block
+            sys.stdout.output.figure("graph", json.dumps(shown["figure"], separators=(",", ":"), allow_nan=False))
+
+    return show
+
+
+async def run(page, code, emit, filename="<python block>", fresh=False):
+    """Run `code` in page `page`'s namespace, streaming output to `emit(stream, text)`.
+
+    Returns "" on success, else the report of what went wrong (also written to stderr).
+    """
+    namespace = fresh_namespace(page) if fresh or page not in namespaces else namespaces[page]
+    linecache.cache[filename] = (len(code), None, code.splitlines(keepends=True), filename)
+    output = Output(emit)
+    saved_streams = sys.stdin, sys.stdout, sys.stderr
+    sys.stdin, sys.stdout, sys.stderr = NoInput(), Stream("stdout", output), Stream("stderr", output)
+    try:
+        await execute(code, filename, namespace)
+        output.finish()
+        return ""
+    except SystemExit as exit_request:
+        return ended_by_exit(exit_request, output)
+    except BaseException as error:  # noqa: B036 - KeyboardInterrupt is the reader's too
+        report = reader_traceback(error)
+        output.report("stderr", report)
+        return report
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = saved_streams
+
+
+def ended_by_exit(exit_request, output):
+    """sys.exit()/exit()/quit() in a block: a note; a non-zero status also counts as an error."""
+    status = exit_request.code
+    if status is None or status == 0:
+        output.report("note", EXIT_NOTE + "\n")
+        return ""
+    report = f"SystemExit: {status}\n"
+    output.report("stderr", report)
+    output.emit("note", EXIT_NOTE + "\n")
+    return report
+
+
+async def execute(code, filename, namespace):
+    """Execute a block; if it ends with an expression, print that value's repr (unless None)."""
+    tree = ast.parse(code, filename, "exec")
+    final_expression = None
+    if tree.body and isinstance(tree.body[-1], ast.Expr):
+        final_expression = ast.Expression(tree.body.pop().value)
+    flags = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
+    await evaluate(compile(tree, filename, "exec", flags=flags), namespace)
+    if final_expression is not None:
+        value = await evaluate(compile(final_expression, filename, "eval", flags=flags), namespace)
+        if value is not None:
+            print(repr(value))
+
+
+async def evaluate(code_object, namespace):
+    result = eval(code_object, namespace)
+    return await result if inspect.iscoroutine(result) else result
+
+
+def reader_traceback(error):
+    """The traceback of `error` without this module's frames, plus a hint when one helps."""
+    if isinstance(error, KeyboardInterrupt):
+        return "KeyboardInterrupt: stopped by the Stop button. Everything defined before it is kept.\n"
+    hint = hint_for(error)
+    if hint:
+        error.add_note(hint)
+    if isinstance(error, SyntaxError):  # raised while compiling: no frame of the reader's to show
+        return "".join(traceback.format_exception_only(error))
+    summary = traceback.TracebackException.from_exception(error)
+    summary.stack = traceback.StackSummary.from_list(
+        [frame for frame in summary.stack if frame.filename != __file__])
+    return "".join(summary.format())
+
+
+def hint_for(error):
+    """A sentence saying what an error means in the page, for the errors a reader cannot guess."""
+    if isinstance(error, ImportError) and engine_replaced(error.name):
+        return ("The engine, tinygrad, was removed or replaced in this Python session: "
+                "press Restart Python to load it again.")
+    if isinstance(error, ModuleNotFoundError):
+        package = (error.name or "").partition(".")[0]
+        if package and package not in sys.stdlib_module_names:
+            return (f"{package} is not available here: Python runs offline in your browser with only the "
+                    "standard library and the lesson's engine, tinygrad, and cannot install packages.")
+    if isinstance(error, NameError) and error.name in engine_names():
+        return (f"{error.name} comes from the lesson's engine: `from tinygrad import {error.name}` brings it "
+                "back. If a block changed the engine itself, press Restart Python to load it again.")
+    if isinstance(error, RecursionError):
+        return (f"A function kept calling itself: Python stops after about {sys.getrecursionlimit()} "
+                "nested calls. Check that every chain of calls reaches a case that returns directly.")
+    if isinstance(error, MemoryError) or (
+            isinstance(error, OverflowError) and "index-sized" in str(error)):
+        return ("That needs more memory than Python in a browser tab can have (a few gigabytes at most, "
+                "and sizes must fit in 32 bits). Try a much smaller size.")
+    return None
+
+
+def engine_replaced(module_name):
+    """True when sys.modules holds something other than a module for the engine (or the tutor)."""
+    package = (module_name or "").partition(".")[0]
+    return package in ENGINE_MODULES and package in sys.modules and not isinstance(
+        sys.modules[package], types.ModuleType)
+
+
+def engine_names():
+    """Public names of the lesson's engine (none if it cannot be imported right now)."""
+    try:
+        engine = importlib.import_module("tinygrad")
+    except ImportError:
+        return set()
+    return {name for name in getattr(engine, "__dict__", {}) if not name.startswith("_")}
+
+
+def call(widget, function, arguments_json):
+    """Call tutor.widgets.<widget>.<function>(**arguments) and return its result as JSON text.
+
+    Bad names or arguments raise ValueError/TypeError with a message saying what was wrong.
+    """
+    if not isinstance(widget, str) or not WIDGET_NAME.fullmatch(widget):
+        raise ValueError(f"call: widget must be a module name such as 'line_fit', not {widget!r}")
+    if not isinstance(function, str) or not function.isidentifier() or function.startswith("_"):
+        raise ValueError(f"call: function must be a public function name, not {function!r}")
+    try:
+        module = importlib.import_module(f"{WIDGETS}.{widget}")
+    except ModuleNotFoundError as error:
+        raise ValueError(f"call: there is no figure model named {widget!r}") from error
+    target = getattr(module, function, None)
+    if not callable(target):
+        raise ValueError(f"call: tutor.widgets.{widget} has no function {function!r}")
+    arguments = json.loads(arguments_json)
+    if not isinstance(arguments, dict):
+        raise TypeError(f"call: arguments must be an object of keyword arguments, not {arguments!r}")
+    return json.dumps(target(**arguments))

@@ -1,0 +1,231 @@
+// figure.mjs: what every figure shares: its frame, its controls, and its conversation with Python.
+// What it is: a FigureFrame adds to an element a picture area, readouts, messages and controls
+// (real buttons, radios and range inputs, labelled exactly as the view says) and lets the view
+// draw each state; its subclass decides where a control's request goes. A Figure wraps one
+// `[data-widget]` element that the build filled with a title, a status line and the model's
+// initial state (data-initial), and sends every input to the Python model through
+// runtime.call(), one request at a time, with the latest state. Controls stay disabled until
+// Python is ready. The starting state was computed with the lesson's engine; whenever Python
+// becomes ready with another engine than the one the figure shows (the reader's edited engine, or
+// the lesson's again after a restore), the Figure asks the model for its starting state anew.
+// (shown_graph.mjs answers requests from states Python computed in advance.)
+// What it is not: a figure. Each <name>.js view creates its controls and draws the state it gets.
+import { runtime } from "../../browser/runtime/runtime.mjs";
+
+const STATUS_TEXT = {
+  idle: "Showing the starting state. The figure becomes interactive when Python is ready.",
+  starting: "Showing the starting state. The figure becomes interactive when Python is ready (starting…).",
+  ready: "Interactive: every number here is computed by Python in your browser.",
+};
+
+let nextControlId = 0;
+
+/** The last line of a Python traceback without the exception's name: the part a reader can act on. */
+function readableError(error) {
+  const lines = String(error?.message ?? error).trim().split("\n");
+  return lines[lines.length - 1].replace(/^\w+(Error|Exception): /, "");
+}
+
+/** The parts of a figure a view fills, and its controls. A subclass defines request(fn, kwargs, key),
+ *  where a control's input goes, calls mount(mountView) once its own fields are set, and shows
+ *  each answer with showState(state). */
+export class FigureFrame {
+  #controls = [];
+  #interactive;
+  #render; // the view's render(state)
+
+  /** Add the parts inside `element`, to show `state` once mounted. Controls are usable when
+   *  `interactive`, or once setInteractive(true). */
+  constructor(element, state, interactive) {
+    this.element = element;
+    this.state = state;
+    this.#interactive = interactive;
+    this.picture = this.#part("div", "widget__picture");
+    this.readoutList = this.#part("dl", "widget__readouts");
+    this.messageList = this.#part("div", "widget__messages");
+    this.messageList.setAttribute("aria-live", "polite");
+    this.controls = this.#part("div", "widget__controls");
+    element.setAttribute("aria-busy", "false");
+  }
+
+  /** `mountView(frame)` adds the view's controls and returns render(state); the state is drawn at once. */
+  mount(mountView) {
+    this.#render = mountView(this);
+    this.#render(this.state);
+  }
+
+  #part(tag, className) {
+    const part = document.createElement(tag);
+    part.className = className;
+    this.element.append(part);
+    return part;
+  }
+
+  /** Make `state` the current state and let the view draw it. */
+  showState(state) {
+    this.state = state;
+    this.#render(state);
+  }
+
+  setInteractive(interactive) {
+    this.#interactive = interactive;
+    for (const control of this.#controls) control.disabled = !interactive;
+  }
+
+  // ---- Parts a view fills ---------------------------------------------------------------
+
+  /** Replace the picture with `node` (an <svg>). */
+  draw(node) {
+    this.picture.replaceChildren(node);
+  }
+
+  /** Show [label, text] pairs; each value is findable by [data-readout="label"]. */
+  readouts(pairs) {
+    this.readoutList.replaceChildren(...pairs.map(([label, text]) => {
+      const pair = document.createElement("div");
+      const value = Object.assign(document.createElement("dd"), { textContent: text });
+      value.dataset.readout = label;
+      pair.append(Object.assign(document.createElement("dt"), { textContent: label }), value);
+      return pair;
+    }));
+  }
+
+  /** Show the model's sentences (announced politely to screen readers); `warning` marks them as a problem. */
+  messages(lines, warning = false) {
+    const className = warning ? "widget__error" : "";
+    this.messageList.replaceChildren(...lines.map((line) => Object.assign(document.createElement("p"), { className, textContent: line })));
+  }
+
+  showError(text) {
+    const problem = Object.assign(document.createElement("p"), { className: "widget__error", textContent: text });
+    problem.setAttribute("role", "alert");
+    this.messageList.replaceChildren(problem);
+  }
+
+  // ---- Controls -------------------------------------------------------------------------
+
+  #register(control) {
+    control.disabled = !this.#interactive;
+    this.#controls.push(control);
+    return control;
+  }
+
+  /** A button labelled `label` that calls `fn` with kwargs(state) (default: {state}). Returns
+   *  setAvailable(flag): an unavailable button stays focusable but is marked aria-disabled. */
+  button(label, fn, kwargs = (state) => ({ state }), parent = this.controls) {
+    const button = this.#register(Object.assign(document.createElement("button"), { type: "button", textContent: label, className: "md-button widget__button" }));
+    button.addEventListener("click", () => {
+      if (button.getAttribute("aria-disabled") !== "true") this.request(fn, kwargs);
+    });
+    parent.append(button);
+    return (available) => button.setAttribute("aria-disabled", String(!available));
+  }
+
+  /** A range input labelled `label` over range {min, max, step}; moving it calls `fn` with
+   *  kwargs(state, value). Returns set(value, valueText) for the view's render. */
+  slider(label, range, fn, kwargs) {
+    const id = `widget-control-${nextControlId++}`;
+    const wrapper = Object.assign(document.createElement("div"), { className: "widget__slider" });
+    const caption = Object.assign(document.createElement("label"), { htmlFor: id, textContent: label });
+    const input = this.#register(Object.assign(document.createElement("input"), { type: "range", id, min: range.min, max: range.max, step: range.step }));
+    const shown = Object.assign(document.createElement("output"), { htmlFor: id });
+    shown.setAttribute("aria-hidden", "true"); // the input's aria-valuetext says the same
+    const key = `slider-${id}`;
+    input.addEventListener("input", () => this.request(fn, (state) => kwargs(state, Number(input.value)), key));
+    wrapper.append(caption, input, shown);
+    this.controls.append(wrapper);
+    return (value, valueText) => {
+      if (!this.pending(key) && Number(input.value) !== value) input.value = value;
+      input.setAttribute("aria-valuetext", valueText);
+      shown.textContent = valueText;
+    };
+  }
+
+  /** Radio buttons under the legend `legend`, one per [value, label]; choosing one calls `fn`
+   *  with kwargs(state, value). Returns set(value) for the view's render. */
+  radios(legend, options, fn, kwargs) {
+    const group = `widget-choice-${nextControlId++}`;
+    const fieldset = Object.assign(document.createElement("fieldset"), { className: "widget__choice" });
+    fieldset.append(Object.assign(document.createElement("legend"), { textContent: legend }));
+    const inputs = options.map(([value, label]) => {
+      const input = this.#register(Object.assign(document.createElement("input"), { type: "radio", name: group, value }));
+      input.addEventListener("change", () => { if (input.checked) this.request(fn, (state) => kwargs(state, value), group); });
+      const caption = document.createElement("label");
+      caption.append(input, ` ${label}`);
+      fieldset.append(caption);
+      return input;
+    });
+    this.controls.append(fieldset);
+    return (value) => {
+      if (!this.pending(group)) for (const input of inputs) input.checked = input.value === value;
+    };
+  }
+}
+
+/** A figure of the lesson: a `[data-widget]` element the build filled in, driven by its Python model. */
+export class Figure extends FigureFrame {
+  #queue = []; // pending requests: { fn, kwargs: (state) => object, key }
+  #draining = false;
+  #pythonReady = false;
+  #engineShown = null; // the edited engine's source the state was computed with; null: the lesson's
+
+  /** Build the figure inside `element`; `mountView(figure)` adds its controls and returns render(state). */
+  constructor(element, mountView) {
+    if (!element.dataset.initial) {
+      throw new Error("its starting state is missing from the page (the build's widgets.py hook fills it in)");
+    }
+    super(element, JSON.parse(element.dataset.initial), false);
+    this.name = element.dataset.widget;
+    this.status = element.querySelector(".widget__status");
+    this.mount(mountView);
+    const unsubscribe = runtime.onStatus((status) => {
+      if (!element.isConnected) { queueMicrotask(() => unsubscribe()); return; } // the page was left
+      this.#statusChanged(status);
+    });
+    runtime.startWhenNear(element);
+  }
+
+  #statusChanged({ state, message }) {
+    if (state === "error") {
+      this.status.textContent = `${message.replace(/\.$/, "")}. This figure shows its starting state only.`;
+      this.element.dataset.python = "error";
+      return;
+    }
+    if (state === "ready" || state === "running") this.#pythonReady = true;
+    if (state === "ready" && this.#engineShown !== runtime.engineSource) {
+      this.#engineShown = runtime.engineSource;
+      this.request("initial", () => ({}));
+    }
+    this.element.dataset.python = this.#pythonReady ? "ready" : "starting";
+    this.status.textContent = STATUS_TEXT[this.#pythonReady ? "ready" : state] ?? STATUS_TEXT.starting;
+    this.setInteractive(this.#pythonReady);
+  }
+
+  /** Queue a call of the model's `fn` with kwargs(state) evaluated when it is sent. A new
+   *  request with the same `key` replaces a queued one (a slider sends only its latest value). */
+  request(fn, kwargs, key = null) {
+    if (key !== null) this.#queue = this.#queue.filter((item) => item.key !== key);
+    this.#queue.push({ fn, kwargs, key });
+    this.element.setAttribute("aria-busy", "true");
+    if (!this.#draining) this.#drain();
+  }
+
+  /** True while a request with this key waits to be sent. */
+  pending(key) {
+    return this.#queue.some((item) => item.key === key);
+  }
+
+  async #drain() {
+    this.#draining = true;
+    while (this.#queue.length) {
+      const { fn, kwargs } = this.#queue.shift();
+      try {
+        this.showState(await runtime.call(this.name, fn, kwargs(this.state)));
+      } catch (error) {
+        this.showError(readableError(error));
+      }
+    }
+    this.#draining = false;
+    this.element.setAttribute("aria-busy", "false");
+  }
+}

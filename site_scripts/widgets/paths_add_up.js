@@ -1,3 +1,0 @@
-// paths_add_up.js: view of the figure "Paths add up" (model: paths_add_up.py).
-// What it is: the graph view of backprop_graph.js, reused as is for q = a·a + a.
-export { mountView } from "./backprop_graph.js";

@@ -1,0 +1,118 @@
+"""test_exercise_checks.py: every exercise's hidden checks pass on its solution and fail on its starter code.
+
+What it is: CPython tests of site_scripts/tutor/exercises/. The starter code is read from the chapter's
+Markdown (the ```runnable fence with exercise="<name>", lesson numbers filled in as the build does),
+so a changed starter is tested as it is. Each exercise runs in a namespace where the chapter's
+earlier blocks ran first, as on the page. On the starter at least one check must fail, each failure
+with a message that says what was expected (not a crash of the checker or of the starter); on the
+SOLUTION every check must pass. Also: report() prints one JSON line, the build hook reads HINTS and
+SOLUTION, and it stops the build for an exercise that has no module.
+What it is not: a browser test (tests/site/test_exercises.py presses the buttons).
+"""
+import contextlib
+import importlib
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+from pymdownx.superfences import SuperFencesException
+
+from site_scripts.hooks import lesson_numbers, runnable_fence
+
+REPO = Path(__file__).resolve().parents[3]
+DOCS = REPO / "docs"
+EXERCISES = REPO / "site_scripts" / "tutor" / "exercises"
+FENCE = re.compile(r'^```runnable(?P<info>[^\n]*)\n(?P<code>.*?)^```\s*$', flags=re.M | re.S)
+EXERCISE_OPTION = re.compile(r'\bexercise="(?P<name>[^"]+)"')
+NAMES = sorted(path.stem for path in EXERCISES.glob("*.py") if path.stem != "__init__")
+NUMBERS = lesson_numbers.texts_of(lesson_numbers.read_numbers_file(DOCS))
+
+
+def chapter_blocks():
+    """{exercise name: (chapter, [sources of the blocks before it], its starter code)}."""
+    found = {}
+    for chapter in sorted(DOCS.glob("*.md")):
+        sources = []
+        for fence in FENCE.finditer(chapter.read_text(encoding="utf-8")):
+            code = lesson_numbers.PLACEHOLDER.sub(lambda match: NUMBERS[match[1]], fence["code"])
+            option = EXERCISE_OPTION.search(fence["info"])
+            if option:
+                assert option["name"] not in found, f"exercise {option['name']} appears twice"
+                found[option["name"]] = (chapter.name, list(sources), code)
+            sources.append(code)
+    return found
+
+
+BLOCKS = chapter_blocks()
+
+
+def module(name):
+    return importlib.import_module(f"tutor.exercises.{name}")
+
+
+def namespace_after(name, exercise_code):
+    """The page's namespace after its earlier blocks and then `exercise_code` ran, output dropped."""
+    namespace = {"__name__": "__main__"}
+    with contextlib.redirect_stdout(io.StringIO()):
+        for code in [*BLOCKS[name][1], exercise_code]:
+            exec(compile(code, f"<{name}>", "exec"), namespace)
+    return namespace
+
+
+def test_every_exercise_is_in_a_chapter_and_they_are_spread_out():
+    assert NAMES and set(BLOCKS) == set(NAMES), "each module needs exactly one fence, and each fence a module"
+    assert len(NAMES) >= 6
+    assert len({chapter for chapter, _, _ in BLOCKS.values()}) >= 4
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_checks_fail_on_the_starter_with_a_message(name):
+    results = module(name).check(namespace_after(name, BLOCKS[name][2]))
+    failed = [result for result in results if not result["passed"]]
+    assert results and failed, f"{name}: the starter code already passes every check"
+    for result in failed:
+        message = result["message"]
+        assert "expected" in message.lower() or "should" in message.lower(), message
+        assert "Traceback" not in message and "Your code raised" not in message, message
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_checks_pass_on_the_solution(name):
+    results = module(name).check(namespace_after(name, module(name).SOLUTION))
+    assert [result for result in results if not result["passed"]] == []
+    assert all(result["check"] for result in results)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_solution_replaces_the_starter_and_hints_are_given(name):
+    exercise = runnable_fence.exercise_parts(name)
+    assert exercise["solution"] == module(name).SOLUTION != BLOCKS[name][2]
+    assert len(exercise["hints"]) >= 2
+
+
+def test_report_prints_one_json_line_and_turns_errors_into_messages():
+    namespace = {"relu": lambda value: 1 / 0}  # a reader's relu that crashes
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        importlib.import_module("tutor.exercises").report("relu", namespace)
+    lines = printed.getvalue().splitlines()
+    assert len(lines) == 1
+    report = json.loads(lines[0])
+    assert report["exercise"] == "relu"
+    assert [result["passed"] for result in report["results"]] == [False] * 3
+    assert report["results"][0]["message"] == "Your code raised ZeroDivisionError: division by zero"
+
+
+def test_missing_name_gets_a_message():
+    results = module("faster_line").check({})
+    assert results[0] == {"check": "fast_rate is a positive number", "passed": False,
+                          "message": "Expected a number named `fast_rate`, but your code does not define it."}
+
+
+def test_the_fence_refuses_an_exercise_without_a_module():
+    with pytest.raises(SuperFencesException, match="no module"):
+        runnable_fence.validate_runnable("", {"exercise": "no_such_exercise"}, {}, {}, None)
+    with pytest.raises(SuperFencesException, match="name of a module"):
+        runnable_fence.validate_runnable("", {"exercise": "../relu"}, {}, {}, None)
