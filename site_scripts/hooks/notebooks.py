@@ -27,10 +27,10 @@ import markdown
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.utils import get_relative_url
+from tutor_sources import FIGURE_MODELS, module_constants  # MkDocs puts the hooks' folder on sys.path while it loads a hook
 
 REPO = Path(__file__).resolve().parents[2]
 ENGINE = REPO / "engine" / "tinygrad.py"
-FIGURE_MODELS = REPO / "site_scripts" / "tutor" / "widgets"   # each model names its figure in TITLE
 SHOW_MODEL = FIGURE_MODELS / "expression_graph.py"
 SHOW_FUNCTIONS = ("counted", "variable_name", "graph_title", "summary")  # need only the engine's Value
 SHOW_CELL_HEADING = "# show(value) draws the graph of a Value on the lesson's website."
@@ -223,14 +223,12 @@ def figure_title(name):
     """The TITLE a figure's model declares (site_scripts/tutor/widgets/<name>.py), read without importing it."""
     model = FIGURE_MODELS / f"{name}.py"
     try:
-        tree = ast.parse(model.read_text(encoding="utf-8"))
+        constants = module_constants(model)
     except OSError:
         raise PluginError(f"notebooks.py: no figure model {model} for data-widget=\"{name}\"") from None
-    for statement in tree.body:
-        names = [getattr(target, "id", None) for target in getattr(statement, "targets", ())]
-        if isinstance(statement, ast.Assign) and "TITLE" in names:
-            return ast.literal_eval(statement.value)
-    raise PluginError(f"notebooks.py: {model} defines no TITLE")
+    if "TITLE" not in constants:
+        raise PluginError(f"notebooks.py: {model} defines no TITLE")
+    return constants["TITLE"]
 
 
 def with_line_after_title(text, line):
