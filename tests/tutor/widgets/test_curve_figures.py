@@ -54,6 +54,20 @@ def test_mystery_curve_rejects_points_off_the_slider():
         mystery_curve.move_point(mystery_curve.initial(), "two")
 
 
+def test_secant_opens_where_the_chapter_works_at_x_five_with_h_one():
+    state = secant_tangent.initial()
+    assert (state["x_text"], state["h_text"]) == ("5", "1")
+    assert (state["secant_slope_text"], state["tangent_slope_text"]) == ("11", "10")  # (36 - 25) / 1 and 2x
+
+
+def test_secant_minus_tangent_is_exactly_h_for_every_setting():
+    """The chapter's claim: for x², the secant slope is 2x + h, so the readout "Secant minus tangent" shows h."""
+    for x in (-5, -3, 0, 2.5, 5):
+        for index, h in enumerate(secant_tangent.H_CHOICES):
+            state = secant_tangent.change(secant_tangent.initial(), x=x, h_index=index)
+            assert state["difference_text"] == display.number_text(h) == state["h_text"], (x, h)
+
+
 def test_secant_at_five_with_tiny_h_is_close_to_the_tangent():
     state = secant_tangent.change(secant_tangent.initial(), x=5)
     state = secant_tangent.change(state, h_index=secant_tangent.H_CHOICES.index(0.001))
