@@ -135,6 +135,16 @@ def test_loss_gradients_agree_with_a_central_difference(loss_kind, w):
     assert weight.grad == pytest.approx((loss(w + h) - loss(w - h)) / (2 * h), rel=1e-6)
 
 
+@pytest.mark.parametrize("loss_kind", ["squared", "absolute"])
+def test_weight_gradient_is_the_prediction_gradient_times_the_input_everywhere(loss_kind):
+    """The chapter's claim: x stays 2, so the weight gradient is always the prediction gradient times 2."""
+    steps = round((loss_experiment.W_RANGE["max"] - loss_experiment.W_RANGE["min"]) / loss_experiment.W_RANGE["step"])
+    for k in range(steps + 1):
+        weight, prediction, _ = loss_experiment.forward_backward(
+            loss_kind, loss_experiment.W_RANGE["min"] + k * loss_experiment.W_RANGE["step"])
+        assert weight.grad == prediction.grad * 2 == prediction.grad * loss_experiment.X
+
+
 def test_loss_experiment_rejects_unknown_losses_and_far_weights():
     with pytest.raises(ValueError, match="squared, absolute"):
         loss_experiment.choose_loss(loss_experiment.initial(), "cubic")
