@@ -2,13 +2,15 @@
 
 What it is: CPython tests that recompute every number and claim in the HINTS of the training
 chapter's exercises (site_scripts/tutor/exercises/faster_line.py and xor_seed.py) and find each
-computed number, formatted as the hint writes it, in the hint's text. A hint that states a range of
-learning rates, a step count or "this diverges" is therefore only as true as this file says.
+computed number, formatted as the hint writes it, in the hint's text, and in the answer key of
+docs/teachers.md where it repeats them. A hint that states a range of learning rates, a step count
+or "this diverges" is therefore only as true as this file says.
 What it is not: the test that the checks pass on the solution and fail on the starter
 (test_exercise_checks.py), nor a browser test.
 """
 import importlib
 import math
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +20,7 @@ faster_line = importlib.import_module("tutor.exercises.faster_line")
 xor_seed = importlib.import_module("tutor.exercises.xor_seed")
 
 LINE_POINTS = [(0, 1), (1, 3), (2, 5), (3, 7)]  # train_line's points
+TEACHERS = " ".join((Path(__file__).resolve().parents[3] / "docs" / "teachers.md").read_text(encoding="utf-8").split())
 
 
 def loss_after(rate, steps=faster_line.STEPS):
@@ -50,6 +53,7 @@ def test_passing_rates_form_the_range_the_hint_states(passing_rates):
     assert passing_rates == rates(low, high, 0.001), "the passing rates are not one unbroken range"
     text = hint(faster_line, 2)
     assert f"from {low:.2f} to {high:.3f}" in text, (low, high)
+    assert f"run from ${low:.2f}$ to ${high:.3f}$" in TEACHERS
     assert faster_line.SOLUTION.count(f"fast_rate = {0.2}") == 1 and low <= 0.2 <= high
     near = loss_after(0.2)
     assert f"{near:.0e}" == "1e-07" and "0.2 reaches a loss near 1e-7" in text
@@ -84,6 +88,7 @@ def test_from_about_0_24_on_the_loss_grows():
     largest = (trace + math.sqrt(trace * trace - 4 * determinant)) / 2
     bound = 2 / largest
     assert round(bound, 2) == 0.24 and "from about 0.24 on" in hint(faster_line, 1)
+    assert f"curvature ${largest:.1f}$" in TEACHERS and f"$2 / {largest:.1f} \\approx {bound:.2f}$" in TEACHERS
     start = loss_after(0, steps=0)
     for rate in rates(0.24, 0.3, 0.01):
         assert loss_after(rate, steps=200) > start, f"rate {rate} does not grow"
@@ -130,6 +135,7 @@ def test_seed_7_sits_on_a_plateau_after_1000_steps():
     near_zero = [abs(p) < 0.05 for p in predictions(network)]
     assert near_zero.count(True) == 2, "two of the four answers stay near 0"
     assert 0.5 < loss_1000 < loss_500
+    assert "the loss sits just above $0.5$, two answers stay near $0$" in TEACHERS
     assert f"({loss_500:.3f} after 500 steps, {loss_1000:.3f} after 1,000)" in text
     assert f"about {gradient_length:.3f} after 1,000 steps" in text
     assert not learned(network)
@@ -143,10 +149,12 @@ def test_seed_7_learns_xor_when_it_runs_long_enough():
             break
     assert learned(network), "seed 7 never leaves the plateau"
     assert 1000 < step and f"after about {round(step, -2):,} steps" in hint(xor_seed, 2)
+    assert f"(about {round(step, -2):,} steps)" in TEACHERS
 
 
 def test_every_other_seed_up_to_11_learns_within_1000_steps():
     assert "every seed from 0 to 11 except 7 learns XOR within the 1,000 steps" in hint(xor_seed, 1)
+    assert "every seed from 0 to 11 except 7 learns within 1,000 steps" in TEACHERS
     learners = []
     for seed in range(12):
         network = MLP([2, 2, 1], seed=seed)
@@ -158,6 +166,7 @@ def test_every_other_seed_up_to_11_learns_within_1000_steps():
 
 def test_four_neurons_from_seed_7_learn_within_1000_steps():
     assert "`MLP([2, 4, 1], seed=7)` learns XOR within the 1,000 steps" in hint(xor_seed, 2)
+    assert "Four hidden neurons from seed 7 also work" in TEACHERS
     network = MLP([2, 4, 1], seed=7)
     train(network, 1000)
     assert learned(network)
