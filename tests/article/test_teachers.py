@@ -6,7 +6,8 @@ site_scripts/hooks/teachers_page.py, and names every figure and exercise of each
 chapter's section; its time estimates follow the rule it states; the numbers its answer key gives
 for the hand-calculation exercises come out of running their solutions (the training numbers are
 computed in tests/tutor/exercises/test_exercise_hints.py); no chapter sends learners there; the home
-page links every chapter; and wherever a page says "lecture" it links the lecture.
+page links every chapter; the site's search leaves the page out; and wherever a page says "lecture"
+it links the lecture.
 What it is not: a browser test, or a test of the solutions' checks (tests/tutor/exercises/).
 """
 import ast
@@ -14,6 +15,7 @@ import contextlib
 import html
 import importlib
 import io
+import json
 import re
 from pathlib import Path
 from types import SimpleNamespace
@@ -22,7 +24,7 @@ import pytest
 from mkdocs.exceptions import PluginError
 
 from site_scripts.hooks import teachers_page
-from test_build import html_path, nav_pages
+from test_build import html_path, nav_entries, nav_pages
 
 REPO = Path(__file__).resolve().parents[2]
 DOCS = REPO / "docs"
@@ -63,18 +65,10 @@ def teachers_sections():
     for heading, following in zip(headings, [*headings[1:], None]):
         body = text[heading.end():following.start() if following else len(text)]
         for chapter in chapters():
-            title = next(title for title_chapter, title in nav_titles() if title_chapter == chapter)
+            title = dict((page, title) for title, page in nav_entries())[chapter]
             if title in heading["heading"]:
                 sections[chapter] = body
     return sections
-
-
-def nav_titles():
-    import yaml
-    loader = type("NavLoader", (yaml.SafeLoader,), {})
-    loader.add_constructor("!ENV", lambda loader, node: None)
-    config = yaml.load((REPO / "mkdocs.yml").read_text(encoding="utf-8"), Loader=loader)  # noqa: S506
-    return [(page, title) for entry in config["nav"] for title, page in entry.items()]
 
 
 def test_teachers_page_is_the_last_entry_of_the_nav():
@@ -120,7 +114,7 @@ def test_minutes_follow_the_rule_the_page_states(site):
     text = page_text(site, "teachers.md")
     rows = dict(re.findall(r"^(.+)\n(\d+)$", "\n".join(line.strip() for line in text.splitlines() if line.strip()),
                            flags=re.M))
-    for page, title in nav_titles():
+    for title, page in nav_entries():
         if page != "teachers.md":
             expected = teachers_page.minutes((DOCS / page).read_text(encoding="utf-8"))
             assert rows.get(title) == str(expected), f"{title}: {rows.get(title)} minutes, expected {expected}"
@@ -158,6 +152,11 @@ def test_answer_key_numbers_come_from_the_solutions():
             f"the error is ${error:g}$, so the gradients are ${by_hand['w_grad']:g}$ and ${by_hand['b_grad']:g}$") in key
     assert by_hand["w_after"] > by_hand["w"] and by_hand["b_after"] > by_hand["b"]
     assert by_hand["loss_after"] < by_hand["loss"], "the step lowers the loss"
+
+
+def test_search_does_not_lead_to_the_teachers_page(site):
+    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    assert index["docs"] and not [entry for entry in index["docs"] if entry["location"].startswith("teachers/")]
 
 
 def test_no_chapter_sends_learners_to_the_teachers_page():
