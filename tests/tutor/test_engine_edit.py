@@ -177,3 +177,13 @@ def test_experiment_2_the_tanh_tangent_is_wrong_except_at_one_half(site_packages
     wrong = importlib.import_module("tutor.widgets.mystery_curve").value_and_slope
     agree = [x for x, slope in zip(points, right_slopes) if wrong(x)[1] == pytest.approx(slope)]
     assert agree == [0.5]
+
+
+def test_the_broken_engines_spoil_the_training_chapter(site_packages):
+    assert "the line no longer fits" in EDIT_ENGINE_PAGE and "learns something else, or nothing" in EDIT_ENGINE_PAGE
+    installer = importlib.import_module("tutor.engine_edit")
+    installer.install(FORGETFUL_BACKWARD)
+    assert importlib.import_module("tinygrad").train_line()[2] > 1
+    installer.install(WRONG_TANH)
+    predictions, _ = importlib.import_module("tinygrad").train_xor()
+    assert not all(abs(p - t) < 0.1 for p, t in zip(predictions, [-1, 1, 1, -1]))
