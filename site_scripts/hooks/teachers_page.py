@@ -3,7 +3,7 @@
 What it is: two kinds of marker, each alone on its line or inside a table cell, replaced in the
 Markdown before it is rendered:
   [[solution NAME]]      the SOLUTION of site_scripts/tutor/exercises/NAME.py as a Python code block
-                         (read by runnable_fence.exercise_parts, the reader the exercise pages use),
+                         (read by runnable_fence.exercise_parts, as the exercise pages read it),
                          so the answer key and the exercise's "Show the solution" have one source;
   [[minutes PAGE.md]]    an estimate of the minutes a class needs for docs/PAGE.md, from the page
                          itself: its prose (no code, display math or HTML tags) read at READING_SPEED words a minute, plus a fixed time per
@@ -20,10 +20,8 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from pymdownx.superfences import SuperFencesException
 
-try:  # imported as site_scripts.hooks.teachers_page, as the tests do
-    from . import runnable_fence
-except ImportError:  # loaded by MkDocs from its path, with this folder on sys.path while it loads
-    import runnable_fence
+import runnable_fence  # MkDocs puts the hooks' folder on sys.path while it loads a hook
+from tutor_sources import EXERCISES
 
 MARKER = re.compile(r"\[\[(?P<kind>solution|minutes) (?P<name>[^\]\s]+)\]\]")
 READING_SPEED = 120            # words of prose a minute, for text with formulas in it
@@ -39,7 +37,7 @@ FIGURE = re.compile(r'data-widget="')
 
 def exercise_names():
     """Every exercise module's name, sorted."""
-    return sorted(path.stem for path in runnable_fence.EXERCISES.glob("*.py") if path.stem != "__init__")
+    return sorted(path.stem for path in EXERCISES.glob("[!_]*.py"))
 
 
 def chapter_counts(markdown):

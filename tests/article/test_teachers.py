@@ -10,7 +10,6 @@ page links every chapter; the site's search leaves the page out; and wherever a 
 it links the lecture.
 What it is not: a browser test, or a test of the solutions' checks (tests/tutor/exercises/).
 """
-import ast
 import contextlib
 import html
 import importlib
@@ -25,6 +24,7 @@ from mkdocs.exceptions import PluginError
 
 from site_scripts.hooks import teachers_page
 from test_build import html_path, nav_entries, nav_pages
+from tutor_sources import FIGURE_MODELS, module_constants
 
 REPO = Path(__file__).resolve().parents[2]
 DOCS = REPO / "docs"
@@ -52,8 +52,7 @@ def chapters():
 
 
 def figure_title(name):
-    model = (REPO / "site_scripts" / "tutor" / "widgets" / f"{name}.py").read_text(encoding="utf-8")
-    return ast.literal_eval(re.search(r"^TITLE = (.+)$", model, flags=re.M)[1])
+    return module_constants(FIGURE_MODELS / f"{name}.py")["TITLE"]
 
 
 def teachers_sections():
