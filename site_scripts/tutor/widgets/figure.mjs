@@ -41,6 +41,8 @@ export class FigureFrame {
     this.state = state;
     this.#interactive = interactive;
     this.picture = this.#part("div", "widget__picture");
+    this.description = this.#part("p", "widget__description"); // what the picture shows, for screen readers
+    this.description.setAttribute("aria-live", "polite");
     this.readoutList = this.#part("dl", "widget__readouts");
     this.messageList = this.#part("div", "widget__messages");
     this.messageList.setAttribute("aria-live", "polite");
@@ -77,6 +79,11 @@ export class FigureFrame {
   /** Replace the picture with `node` (an <svg>). */
   draw(node) {
     this.picture.replaceChildren(node);
+  }
+
+  /** Say in one sentence what the picture shows now (read by screen readers, not displayed). */
+  describe(text) {
+    this.description.textContent = text;
   }
 
   /** Show [label, text] pairs; each value is findable by [data-readout="label"]. */
