@@ -6,8 +6,8 @@
 import { drawing, plot, svgElement } from "./svg.mjs";
 
 const LEFT = 56;
-const SLOT = 17; // pixels per parameter
-const GAP = 12; // extra pixels between neurons
+const SLOT = 15; // pixels per parameter
+const GAP = 8; // extra pixels between neurons
 
 export function mountView(figure) {
   figure.button("Train 100 steps", "train_steps");
@@ -24,10 +24,10 @@ export function mountView(figure) {
       const start = x;
       for (const bar of members) {
         const label = `${group}, ${bar.name}: backward() ${bar.backward_text}, central differences ${bar.finite_text}`;
-        chart.cell([x + 1, 0], [x + 8, bar.backward], "widget__bar widget__bar--backward", { "data-bar": "backward" })
+        chart.cell([x + 1, 0], [x + 7.5, bar.backward], "widget__bar widget__bar--backward", { "data-bar": "backward" })
           .append(svgElement("title", {}, label));
-        chart.cell([x + 8, 0], [x + 15, bar.finite], "widget__bar widget__bar--finite", { "data-bar": "finite" });
-        svg.append(svgElement("text", { x: chart.x(x + 8), y: 246, "text-anchor": "middle", class: "widget__group-label" }, bar.name));
+        chart.cell([x + 7.5, 0], [x + 14, bar.finite], "widget__bar widget__bar--finite", { "data-bar": "finite" });
+        svg.append(svgElement("text", { x: chart.x(x + 7.5), y: 246, "text-anchor": "middle", class: "widget__group-label" }, bar.name));
         x += SLOT;
       }
       svg.append(svgElement("text", { x: chart.x((start + x) / 2), y: 262, "text-anchor": "middle", class: "widget__group-label" },
