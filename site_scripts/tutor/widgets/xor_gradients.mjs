@@ -15,7 +15,7 @@ export function mountView(figure) {
   return (state) => {
     const groups = [...new Set(state.bars.map((bar) => bar.group))];
     const width = LEFT + state.bars.length * SLOT + groups.length * GAP + 10;
-    const svg = drawing(width, 290, state.description);
+    const svg = drawing(width, 306, state.description);
     const chart = plot(svg, { xRange: [0, width - LEFT - 10], yRange: state.bar_range, box: [LEFT, 10, width - LEFT - 10, 220],
       xLabel: "", yLabel: "dL/dparameter", empty: "" });
     let x = GAP / 2;
@@ -36,7 +36,8 @@ export function mountView(figure) {
     }
     svg.append(svgElement("text", { x: LEFT + (width - LEFT - 10) / 2, y: 284, "text-anchor": "middle", class: "widget__axis-label" },
       "parameters, grouped by neuron"));
-    svg.append(svgElement("text", { x: LEFT + 4, y: 24, class: "widget__legend" }, "filled: backward()   outlined: central differences"));
+    svg.append(svgElement("text", { x: LEFT + (width - LEFT - 10) / 2, y: 300, "text-anchor": "middle", class: "widget__legend" },
+      "filled: backward(), outlined: central differences"));
     figure.draw(svg);
     figure.readouts([
       ["Steps", state.steps_text], ["Loss", state.loss_text], ["Gradients from one backward()", state.count_text],
