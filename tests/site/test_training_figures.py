@@ -5,7 +5,7 @@ What it is: "Loss landscape", "XOR decision surface", "Gradients of all 17 param
 of a gradient", each found by its title, driven by mouse and keyboard like a reader, the numbers it
 shows read back and checked against the same model under CPython or the issue; every figure of the
 site at phone width (375 px) without sideways scrolling.
-What it is not: the models' arithmetic (tests/tutor/widgets/test_training_figures.py).
+What it is not: the models' arithmetic (tests/tutor/widgets/test_training_models.py).
 """
 import pytest
 from playwright.sync_api import expect
