@@ -1,4 +1,4 @@
-// shown_graph.mjs: the figure that show(value) draws under a runnable block (blocks.mjs loads it
+// shown_graph.mjs: the figure that show(value) draws under a runnable block (blocks/block.mjs loads it
 // when a run's output holds a "graph" item).
 // What it is: a figure frame named after the value ("Graph of loss"), drawn by the view of
 // figure 5 (backprop_graph.js: the same buttons, boxes, edges and spoken steps). Python
