@@ -144,6 +144,8 @@ def test_line_fit_loss_axis_reads_10_and_100_and_has_no_step_axis_before_a_step(
     ticks = settled(figure).locator(".widget__axes text").all_text_contents()
     assert "no steps yet" not in ticks
     assert "After 1 step at learning rate 0.05: w = 0.2, b = 0.55" in description(figure)
+    described_by = {svg.get_attribute("aria-describedby") for svg in figure.locator(".widget__picture svg").all()}
+    assert described_by == {figure.locator(".widget__description").get_attribute("id")}
 
 
 def test_backprop_graph_highlights_the_value_passing_its_gradient_and_its_edges(page, site_url, built_site, clean_run):

@@ -47,7 +47,10 @@ def graph_counts(root):
 def costs(n):
     """{"forward", "backward", "reverse", "finite"}: operations for n parameters (see the module text)."""
     loss, _ = loss_for(n)
-    _, forward, edges = graph_counts(loss)  # backward() would follow each of these edges once
+    _, forward, edges = graph_counts(loss)
+    # The backward pass whose work the edges count. It is needed here too: a graph 2,000 values
+    # deep that never went through backward() overflows the browser's stack when it is freed.
+    loss.backward()
     return {"forward": forward, "backward": edges, "reverse": forward + edges, "finite": 2 * n * forward}
 
 
