@@ -217,7 +217,7 @@ export function graphDrawing(graph, label) {
 function arrowHead(id, className = "") {
   const defs = svgElement("defs");
   const marker = svgElement("marker", { id, viewBox: "0 0 10 10", refX: 9, refY: 5,
-    markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" });
+    markerWidth: 10, markerHeight: 10, markerUnits: "userSpaceOnUse", orient: "auto-start-reverse" }); // one size for thin and thick lines
   marker.append(svgElement("path", { d: "M0,0L10,5L0,10z", class: `widget__arrow-head ${className}`.trim() }));
   defs.append(marker);
   return defs;
