@@ -12,7 +12,7 @@ import random
 
 from tinygrad import Neuron
 
-from .display import checked_number, number_text
+from .display import checked_number, cycle_collector_paused, number_text
 
 TITLE = "The cost of a gradient"
 PARAMETERS_RANGE = {"min": 1, "max": 1000, "step": 1}
@@ -46,11 +46,12 @@ def graph_counts(root):
 
 def costs(n):
     """{"forward", "backward", "reverse", "finite"}: operations for n parameters (see the module text)."""
-    loss, _ = loss_for(n)
-    _, forward, edges = graph_counts(loss)
-    # The backward pass whose work the edges count. It is needed here too: a graph 2,000 values
-    # deep that never went through backward() overflows the browser's stack when it is freed.
-    loss.backward()
+    with cycle_collector_paused():
+        loss, _ = loss_for(n)
+        _, forward, edges = graph_counts(loss)
+        # The backward pass whose work the edges count. It is needed here too: a graph 2,000 values
+        # deep that never went through backward() overflows the browser's stack when it is freed.
+        loss.backward()
     return {"forward": forward, "backward": edges, "reverse": forward + edges, "finite": 2 * n * forward}
 
 

@@ -8,7 +8,7 @@ The parameters are grouped by neuron, in the order network.parameters() lists th
 What it is not: the view (xor_gradients.mjs draws the pairs of bars).
 """
 from . import xor_surface
-from .display import number_text, state_field
+from .display import cycle_collector_paused, number_text, state_field
 
 TITLE = "Gradients of all 17 parameters"
 SEED, HIDDEN = 42, 4
@@ -83,8 +83,9 @@ def train_steps(state):
     steps = state_field(state, "steps")
     if type(steps) is not int or steps < 0:
         raise ValueError("state['steps'] must be the step count this figure returned")
-    xor_surface.train(network, xor_surface.STEPS_PER_CALL)
-    return view(network, steps + xor_surface.STEPS_PER_CALL)
+    with cycle_collector_paused():
+        xor_surface.train(network, xor_surface.STEPS_PER_CALL)
+        return view(network, steps + xor_surface.STEPS_PER_CALL)
 
 
 def reset(state):

@@ -12,7 +12,7 @@ uses the same network and training step.
 """
 from tinygrad import MLP, gradient_step
 
-from .display import checked_number, number_text, state_field
+from .display import checked_number, cycle_collector_paused, number_text, state_field
 from .line_fit import history_range
 
 TITLE = "XOR decision surface"
@@ -145,11 +145,12 @@ def train_steps(state, count=STEPS_PER_CALL):
     """The state after `count` more training steps (at most up to MAX_STEPS in all)."""
     if type(count) is not int or not 1 <= count <= MAX_STEPS:
         raise ValueError(f"count must be a whole number from 1 to {MAX_STEPS}, not {count!r}")
-    seed, hidden, network, history = unpacked(state)
-    count = min(count, MAX_STEPS - (len(history) - 1))
-    if count > 0:
-        history = history[:-1] + train(network, count) + [xor_loss(network).data]
-    return view(seed, hidden, network, history)
+    with cycle_collector_paused():
+        seed, hidden, network, history = unpacked(state)
+        count = min(count, MAX_STEPS - (len(history) - 1))
+        if count > 0:
+            history = history[:-1] + train(network, count) + [xor_loss(network).data]
+        return view(seed, hidden, network, history)
 
 
 def reset(state):

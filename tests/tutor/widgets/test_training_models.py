@@ -233,3 +233,22 @@ def test_reverse_mode_wins_by_more_as_parameters_grow():
 def test_cost_refuses_parameter_counts_beyond_the_slider(n):
     with pytest.raises(ValueError, match="Parameters"):
         gradient_cost.set_parameters(gradient_cost.initial(), n)
+
+
+def test_pausing_the_cycle_collector_restores_it_even_after_an_error():
+    import gc
+
+    from tutor.widgets.display import cycle_collector_paused
+    assert gc.isenabled()
+    with pytest.raises(ValueError):
+        with cycle_collector_paused():
+            assert not gc.isenabled()
+            raise ValueError("refused")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with cycle_collector_paused():
+            pass
+        assert not gc.isenabled()  # left as it was
+    finally:
+        gc.enable()
