@@ -52,7 +52,7 @@ engine_file = None  # (path, text) of tinygrad.py as this interpreter installed 
 def install(wait=None, on_deep_graph=None, note=None, flush=None):
     """Change the browser's interpreter (never CPython's in the tests): see the module's docstring.
 
-    `wait(seconds)` blocks for at most that long and raises KeyboardInterrupt if Stop was pressed;
+    `wait(seconds)` blocks for at most that long and answers True if Stop was pressed meanwhile;
     `on_deep_graph()` is called once per run when the run builds a deep chain of Values;
     `note(text)` shows a remark of the page's in the running block's output and `flush()` sends
     what the block printed so far.
@@ -97,7 +97,8 @@ def page_sleep(wait, note, flush):
         flush()  # what was printed before the pause shows during it
         deadline = time.monotonic() + seconds
         while (left := deadline - time.monotonic()) > 0:
-            wait(min(left, SLEEP_SLICE_SECONDS))
+            if wait(min(left, SLEEP_SLICE_SECONDS)):
+                raise KeyboardInterrupt
 
     return sleep
 
@@ -129,26 +130,49 @@ def end_block(status=0):
 # ---- What a run changed ----------------------------------------------------------------------
 
 def repair(namespace, show):
-    """Put back the built-ins a block deleted or replaced, and `show` if it was deleted; returns the
-    remark to show the reader, or ""."""
+    """Put back the built-ins a block deleted or replaced, the namespace's `__builtins__` and `show` if
+    it was deleted; returns the remarks to show the reader (one line each), or ""."""
     current = vars(builtins)
     changed = [name for name, original in ORIGINAL_BUILTINS.items()
                if name != "_" and current.get(name, current) is not original]
     for name in changed:
         current[name] = ORIGINAL_BUILTINS[name]
-    if namespace.get("__builtins__") is not current and namespace.get("__builtins__") is not builtins:
-        namespace["__builtins__"] = current
-        changed.append("__builtins__")
     remarks = []
     if changed:
         remarks.append(f"This block deleted or replaced Python's built-in {names_text(changed)}: "
                        "the original is back for the next run." if len(changed) == 1 else
                        f"This block deleted or replaced Python's built-ins {names_text(changed)}: "
                        "the originals are back for the next run.")
+    if namespace.get("__builtins__") is not current and namespace.get("__builtins__") is not builtins:
+        namespace["__builtins__"] = current
+        remarks.append("This block deleted or replaced `__builtins__`: Python's built-ins are back for the next run.")
     if "show" not in namespace:
         namespace["show"] = show
         remarks.append("show() belongs to the page: it is back for the next run.")
-    return " ".join(remarks)
+    changed_file = engine_file_changed()
+    if changed_file:
+        remarks.append(changed_file)
+    return "\n".join(remarks)
+
+
+reported_engine_text = None  # the changed text of tinygrad.py a remark was made about already
+
+
+def engine_file_changed():
+    """A remark, once per change, when tinygrad.py no longer holds what this interpreter installed."""
+    global reported_engine_text
+    if engine_file is None:
+        return ""
+    path, text = engine_file
+    try:
+        now = path.read_text(encoding="utf-8")
+    except (OSError, ValueError):
+        now = None
+    if now == text or now == reported_engine_text:
+        return ""
+    reported_engine_text = now
+    return (f"This block changed the engine's file, {path.name}, in this Python's file system: code that "
+            "imports it anew (importlib.reload) gets the changed text. Press Restart Python to get the file back.")
 
 
 def names_text(names):

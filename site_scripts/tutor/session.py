@@ -19,6 +19,7 @@ What it is not: a sandbox or a scheduler. The worker runs one request at a time;
 runaway loop is the worker's job (an interrupt, or a fresh worker).
 """
 import ast
+import asyncio
 import collections
 import importlib
 import inspect
@@ -34,6 +35,8 @@ from . import guards
 from .tracebacks import traceback_of
 
 namespaces = {}  # page key -> the globals its blocks share
+waiting_run = None  # the asyncio task of the run in progress, which Stop may cancel while it awaits
+stop_cancelled = False  # the run in progress ended because Stop cancelled it
 WIDGETS = "tutor.widgets"  # the figure models: the page may call every public function of each
 FIGURE_MODULE = re.compile(r"tutor\.widgets\.[a-z_][a-z0-9_]*")
 # The other modules the page may call, and which of their functions.
@@ -64,7 +67,7 @@ def configure(wait=None, on_deep_graph=None):
 def note(text):
     """A remark of the page's own in the output of the block that runs now (nothing between runs)."""
     if isinstance(sys.stdout, Stream):
-        sys.stdout.output.write("note", f"[{text}]\n")
+        sys.stdout.output.write("note", bracketed(text))
 
 
 def flush():
@@ -274,6 +277,8 @@ async def run(page, code, emit, filename="<python block>", fresh=False):
     sys.stdin, sys.stdout, sys.stderr = NoInput(), Stream("stdout", output), Stream("stderr", output)
     guards.watch.start(namespace, filename)
     repaired = ""
+    global waiting_run, stop_cancelled
+    waiting_run, stop_cancelled = current_task(), False
     try:
         try:
             await execute(code, filename, namespace)
@@ -281,7 +286,7 @@ async def run(page, code, emit, filename="<python block>", fresh=False):
             guards.watch.stop()
             repaired = guards.repair(namespace, graph_shower(namespace))
         if repaired:
-            output.write("note", f"[{repaired}]\n")
+            output.write("note", bracketed(repaired))
         output.finish()
         return ""
     except SystemExit as exit_request:
@@ -290,10 +295,35 @@ async def run(page, code, emit, filename="<python block>", fresh=False):
         report = reader_traceback(error)
         output.report("stderr", report)
         if repaired:
-            output.emit("note", f"[{repaired}]\n")
+            output.emit("note", bracketed(repaired))
         return report
     finally:
         sys.stdin, sys.stdout, sys.stderr = saved_streams
+        waiting_run = None
+
+
+def current_task():
+    try:
+        return asyncio.current_task()
+    except RuntimeError:  # no event loop (a run called from plain synchronous code)
+        return None
+
+
+def stop_waiting_run():
+    """Stop a run that waits in an `await` (asyncio.sleep, a coroutine that never ends): Python is then
+    idle, so the interrupt of Stop would never be seen. The worker calls this when Stop arrives while
+    Python does nothing; the run ends like an interrupted one. Returns whether a run was waiting."""
+    global stop_cancelled
+    if waiting_run is None or waiting_run.done():
+        return False
+    stop_cancelled = True
+    waiting_run.cancel()
+    return True
+
+
+def bracketed(remarks):
+    """The page's remarks (one a line) as the output shows them: each line in brackets."""
+    return "".join(f"[{line}]\n" for line in remarks.splitlines())
 
 
 def ended_by_exit(exit_request, output):
@@ -329,7 +359,7 @@ async def evaluate(code_object, namespace):
 
 def reader_traceback(error):
     """The traceback of `error` without this module's frames, plus a hint when one helps."""
-    if isinstance(error, KeyboardInterrupt):
+    if isinstance(error, KeyboardInterrupt) or (isinstance(error, asyncio.CancelledError) and stop_cancelled):
         return "KeyboardInterrupt: stopped by the Stop button. Everything defined before it is kept.\n"
     hint = hint_for(error)
     if hint:

@@ -183,6 +183,7 @@ class Runtime {
       this.#interrupt[0] = SIGINT;
       Atomics.notify(this.#interrupt, 0); // wakes a time.sleep at once
       const interrupted = [...this.#pending.keys()];
+      this.#worker.postMessage({ type: "interrupt", ids: interrupted }); // for a run that waits in an await
       setTimeout(() => {
         if (interrupted.some((id) => this.#pending.has(id))) this.#restart("unresponsive");
       }, INTERRUPT_GRACE_MS);

@@ -11,6 +11,10 @@
 //               {type: "engine-source", source}               (optional, before anything else: the
 //                                                              reader's edited engine, see engine_edit.py)
 //               {type: "run", id, page, code, filename, fresh}
+//               {type: "interrupt", ids}                      Stop, on an isolated page, beside the flag in
+//                                                              the interrupt buffer: a run among `ids` that
+//                                                              waits in an await is cancelled (an idle Python
+//                                                              never looks at the flag)
 //               {type: "call", id, module, fn, kwargs, page}  (page: null, or whose namespace to pass)
 // Messages out: {type: "status", state, message, progress}    progress 0..1 while starting; the
 //                                                              "ready" after boot adds boot: "snapshot"|"plain"
@@ -39,10 +43,21 @@ const WHEELS_URL = new URL("../../../wheels/", import.meta.url);
 const SNAPSHOT_URL = new URL(`../../../${SNAPSHOT_PATH}`, import.meta.url);
 
 const postToPage = self.postMessage.bind(self); // the reader's code may replace self.postMessage
+// close() from a block (`js.close()`) would end this worker silently, and the page would wait forever.
+for (const scope of [Object.getPrototypeOf(self), self]) {
+  try {
+    Object.defineProperty(scope, "close", {
+      value: () => { throw new Error("close() would end the worker that runs Python, so the page does not allow it"); },
+      writable: false, configurable: false,
+    });
+  } catch { /* a browser that does not let it be replaced */ }
+}
 let token = null;
 let interruptBuffer = null;
 let engineSource = null; // the reader's edited engine, installed in place of the lesson's at boot
 let queue = Promise.resolve();
+let current = null; // the request Python is answering
+let session = null; // tutor.session, once booted
 const booted = boot();
 booted.catch(() => {}); // reported as a status; requests get the error as their result
 
@@ -62,6 +77,14 @@ self.onmessage = ({ data }) => {
   }
   if (data.type === "engine-source") {
     engineSource = data.source;
+    return;
+  }
+  if (data.type === "interrupt") {
+    // This handler runs only while Python is idle: a run in progress is waiting in an await.
+    if (current && data.ids.includes(current.id) && interruptBuffer && session) {
+      Atomics.store(interruptBuffer, 0, 0); // seen by nobody: the cancelled run reports the Stop itself
+      session.stop_waiting_run();
+    }
     return;
   }
   queue = queue.then(() => answer(data));
@@ -103,9 +126,9 @@ async function boot() {
     status("starting", "Installing the engine…", 0.85);
     await installLessonWheels(pyodide, lessonWheels, lessonFiles);
     if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
-    const session = pyodide.pyimport("tutor.session");
+    session = pyodide.pyimport("tutor.session");
     if (engineSource !== null) installEditedEngine(pyodide);
-    session.configure(waiter(pyodide), () => post({ type: "deep-graph" }));
+    session.configure(waiter(), () => post({ type: "deep-graph" }));
     status("ready", "Python is ready", 1, { boot: started.boot });
     return session;
   } catch (error) {
@@ -153,8 +176,8 @@ async function fetchFromSite(url) {
 }
 
 /** The blocking wait time.sleep uses (see the header): wait(seconds) blocks the worker for at most that
- *  long, then raises KeyboardInterrupt in Python if Stop was pressed. */
-function waiter(pyodide) {
+ *  long and answers true if Stop was pressed (the flag is then cleared: Python raises KeyboardInterrupt). */
+function waiter() {
   let cell = interruptBuffer; // Atomics.wait returns at once, or when notified, once Stop set it
   if (!cell) {
     try {
@@ -171,20 +194,20 @@ function waiter(pyodide) {
       const end = performance.now() + milliseconds;
       while (performance.now() < end) { /* nothing else can run in this worker meanwhile anyway */ }
     }
-    pyodide.checkInterrupt();
+    return cell === interruptBuffer && Atomics.exchange(cell, 0, 0) !== 0;
   };
 }
 
 async function answer(request) {
-  let session;
   try {
-    session = await booted;
+    await booted;
   } catch (error) {
     post({ type: "result", id: request.id, ok: false, error: `Python could not start: ${error.message}` });
     return;
   }
   post({ type: "begin", id: request.id });
   status("running", "Running…");
+  current = request;
   try {
     const result = await perform(session, request);
     post({ type: "result", id: request.id, ...result, deepGraph: holdsDeepGraph(session) });
@@ -194,6 +217,8 @@ async function answer(request) {
       return;
     }
     post({ type: "result", id: request.id, ok: false, error: error.message });
+  } finally {
+    current = null;
   }
   status("ready", "Python is ready");
 }
