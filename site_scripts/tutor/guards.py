@@ -30,11 +30,11 @@ import time
 import types
 from pathlib import Path
 
-# Measured in Pyodide 314: recursion that passes through C (a __repr__ calling repr(self), an
-# __add__ using +) overflows the browser's own stack, a fatal crash, at about 700 levels; below
-# this limit it ends as a RecursionError instead. Plain recursion far deeper only takes minutes to
-# build and report its traceback. Only the worker sets it (install()).
-SAFE_RECURSION_LIMIT = 400
+# Measured in Pyodide 314 in Chromium: recursion that passes through C overflows the browser's own
+# stack, a fatal crash, at about 700 levels for an __add__ using +, and between 250 and 300 for a
+# __repr__ calling repr(); below this limit it ends as a RecursionError instead. Plain recursion much
+# deeper only takes minutes to build and report its traceback. Only the worker sets it (install()).
+SAFE_RECURSION_LIMIT = 200
 SLEEP_SLICE_SECONDS = 0.1  # time.sleep waits in slices this long, so Stop is seen between them
 LONG_SLEEP_SECONDS = 10  # a sleep this long or longer first says how long it will wait
 # A chain of Values this many levels deep, not yet through backward(), is what overflows the browser's
