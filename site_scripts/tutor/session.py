@@ -37,6 +37,7 @@ from .tracebacks import traceback_of
 namespaces = {}  # page key -> the globals its blocks share
 waiting_run = None  # the asyncio task of the run in progress, which Stop may cancel while it awaits
 stop_cancelled = False  # the run in progress ended because Stop cancelled it
+changed_engine = False  # the last run changed the lesson's engine (the page does not replay such a run)
 WIDGETS = "tutor.widgets"  # the figure models: the page may call every public function of each
 FIGURE_MODULE = re.compile(r"tutor\.widgets\.[a-z_][a-z0-9_]*")
 # The other modules the page may call, and which of their functions.
@@ -277,14 +278,16 @@ async def run(page, code, emit, filename="<python block>", fresh=False):
     sys.stdin, sys.stdout, sys.stderr = NoInput(), Stream("stdout", output), Stream("stderr", output)
     guards.watch.start(namespace, filename)
     repaired = ""
-    global waiting_run, stop_cancelled
+    global waiting_run, stop_cancelled, changed_engine
     waiting_run, stop_cancelled = current_task(), False
+    engine_before = guards.engine_changes()
     try:
         try:
             await execute(code, filename, namespace)
         finally:
             guards.watch.stop()
             repaired = guards.repair(namespace, graph_shower(namespace))
+            changed_engine = guards.engine_changes() not in ("", engine_before)
         if repaired:
             output.write("note", bracketed(repaired))
         output.finish()

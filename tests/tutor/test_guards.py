@@ -147,6 +147,15 @@ def test_a_deleted_engine_function_gets_the_hint_and_an_intact_engine_none(engin
     assert "Restart Python" in run("1 / 0")[0]
 
 
+def test_the_run_that_changed_the_engine_is_told_apart_from_later_ones(engine_as_installed):
+    run("import tinygrad\ntinygrad.MLP = None")
+    assert session.changed_engine is True  # the page does not replay this run after a restart
+    run("print(1)", fresh=False)
+    assert session.changed_engine is False
+    run("import tinygrad\ntinygrad.MLP = 1", fresh=False)
+    assert session.changed_engine is True
+
+
 def test_a_rewritten_engine_file_is_reported_once_and_gets_the_hint(tmp_path, monkeypatch):
     engine_file = tmp_path / "tinygrad.py"
     engine_file.write_text("class Value:\n    pass\n", encoding="utf-8")

@@ -19,11 +19,13 @@
 // Messages out: {type: "status", state, message, progress}    progress 0..1 while starting; the
 //                                                              "ready" after boot adds boot: "snapshot"|"plain"
 //               {type: "begin", id} {type: "output", id, stream, text}
-//               {type: "result", id, ok, error?, answer?, deepGraph}
+//               {type: "result", id, ok, error?, answer?, deepGraph, changedEngine}
 //                                                              answer: tutor.session.call's structured
 //                                                              answer {ok, value} or {ok: false, type, message};
 //                                                              deepGraph: Python now holds a chain of Values
-//                                                              that may crash it when freed
+//                                                              that may crash it when freed; changedEngine:
+//                                                              this run changed the lesson's engine (the
+//                                                              page does not replay it after a restart)
 //               {type: "deep-graph"}                          a run is building such a chain (sent at once)
 //               {type: "fatal", message}
 // Forged messages: the reader's code can post messages to the page too (`import js;
@@ -210,7 +212,7 @@ async function answer(request) {
   current = request;
   try {
     const result = await perform(session, request);
-    post({ type: "result", id: request.id, ...result, deepGraph: holdsDeepGraph(session) });
+    post({ type: "result", id: request.id, ...result, ...facts(session) });
   } catch (error) {
     if (error.pyodide_fatal_error) {
       reportFatal(error); // the interpreter itself failed; the page replaces this worker
@@ -223,12 +225,13 @@ async function answer(request) {
   status("ready", "Python is ready");
 }
 
-/** Whether Python holds a chain of Values that may crash it when freed (false if it cannot say). */
-function holdsDeepGraph(session) {
+/** What the page must know after a request: whether Python holds a chain of Values that may crash it
+ *  when freed, and whether the last run changed the engine (false when Python cannot say). */
+function facts(session) {
   try {
-    return session.holds_deep_graph();
+    return { deepGraph: session.holds_deep_graph(), changedEngine: session.changed_engine === true };
   } catch {
-    return false;
+    return { deepGraph: false, changedEngine: false };
   }
 }
 
