@@ -41,7 +41,7 @@ LONG_SLEEP_SECONDS = 10  # a sleep this long or longer first says how long it wi
 # stack when it is freed (from about 1,500 levels). The watch during a run reports it from here on,
 # early enough to reach the page before the chain grows to a crash.
 DEEP_CHAIN = 500
-MOST_NAMES_WATCHED = 10_000  # a namespace with more names is not scanned while a run goes on
+MOST_NAMES_WATCHED = 1_000  # names of a namespace looked at (while a run goes on: none in a bigger one)
 ENGINE = "tinygrad"
 
 ORIGINAL_BUILTINS = dict(vars(builtins))
