@@ -34,9 +34,9 @@ CHECKED_FILENAME = "tinygrad.py (your edit)"
 # that have nothing to do with the experiment the reader wants to make.
 NEEDED_NAMES = ("Value", "MLP", "gradient_step", "train_line", "train_xor")
 NEEDED_VALUE_METHODS = ("backward", "ancestors", "tanh", "wrap")
-# Lesson modules that stay when the engine is replaced: this one and the session the worker holds
-# (neither imports the engine). Every other tutor module may hold the old engine's Value.
-KEPT_MODULES = {"tutor", "tutor.session", "tutor.tracebacks", __name__}
+# Lesson modules that stay when the engine is replaced: this one and the session the worker holds,
+# with its guards (none imports the engine). Every other tutor module may hold the old engine's Value.
+KEPT_MODULES = {"tutor", "tutor.session", "tutor.guards", "tutor.tracebacks", __name__}
 
 
 def problems(source):
