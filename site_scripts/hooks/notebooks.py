@@ -11,7 +11,8 @@ build, notebooks/<chapter>.zip holds <chapter>.ipynb and tinygrad.py (engine/tin
 and the page gets a relative "Download this chapter as a Jupyter notebook" link under its title.
 A chapter whose blocks call show(value) (on the site it draws a Value's graph under the block) gets
 a code cell defining show() before the first such block: there it prints the same one-line summary,
-with the summary's functions copied from the figure's model (site_scripts/tutor/widgets/expression_graph.py).
+with the summary's functions copied from the figure's model (site_scripts/tutor/widgets/expression_graph.py
+and the graph walk it uses from graph_trace.py).
 What it is not: a runner. The notebook is shipped without outputs; tests/article/test_notebooks.py
 validates it with nbformat and executes it with the zip's tinygrad.py.
 """
@@ -31,8 +32,10 @@ from mkdocs.utils import get_relative_url
 REPO = Path(__file__).resolve().parents[2]
 ENGINE = REPO / "engine" / "tinygrad.py"
 FIGURE_MODELS = REPO / "site_scripts" / "tutor" / "widgets"   # each model names its figure in TITLE
-SHOW_MODEL = FIGURE_MODELS / "expression_graph.py"
-SHOW_FUNCTIONS = ("counted", "variable_name", "graph_title", "summary")  # need only the engine's Value
+SHOW_FUNCTIONS = {  # model file -> its functions the notebook's show() needs (only the engine's Value)
+    FIGURE_MODELS / "graph_trace.py": ("values_in_order",),
+    FIGURE_MODELS / "expression_graph.py": ("counted", "variable_name", "graph_title", "summary"),
+}
 SHOW_CELL_HEADING = "# show(value) draws the graph of a Value on the lesson's website."
 SHOW_DEFINITION = SHOW_CELL_HEADING + """
 # In a notebook it prints the size of that graph, as the website does above its drawing.
@@ -144,13 +147,16 @@ def notebook_cells(text, page, config, files):
 
 def show_definition():
     """The source of the code cell that defines show() for a notebook (see SHOW_DEFINITION)."""
-    source = SHOW_MODEL.read_text(encoding="utf-8")
-    functions = {node.name: ast.get_source_segment(source, node)
-                 for node in ast.parse(source).body if isinstance(node, ast.FunctionDef)}
-    missing = [name for name in SHOW_FUNCTIONS if name not in functions]
-    if missing:
-        raise PluginError(f"notebooks.py: {SHOW_MODEL} no longer defines {', '.join(missing)}")
-    return SHOW_DEFINITION.format(functions="\n\n\n".join(functions[name] for name in SHOW_FUNCTIONS))
+    copied = []
+    for model, names in SHOW_FUNCTIONS.items():
+        source = model.read_text(encoding="utf-8")
+        functions = {node.name: ast.get_source_segment(source, node)
+                     for node in ast.parse(source).body if isinstance(node, ast.FunctionDef)}
+        missing = [name for name in names if name not in functions]
+        if missing:
+            raise PluginError(f"notebooks.py: {model} no longer defines {', '.join(missing)}")
+        copied += [functions[name] for name in names]
+    return SHOW_DEFINITION.format(functions="\n\n\n".join(copied))
 
 
 def with_snippets_included(text):

@@ -6,6 +6,7 @@ that builds the mean squared error of four points on y = 3x − 2, calls backwar
 `slope` and `intercept` with gradient_step.
 What it is not: the starter code, which lives in the chapter's Markdown.
 """
+from ..widgets.graph_trace import values_in_order
 from . import NotYet, close, defined, engine, run_checks
 
 HINTS = [
@@ -56,8 +57,8 @@ def trained_by_the_loss(namespace):
     loss = defined(namespace, "loss", "Value")
     if not isinstance(loss, engine().Value):
         raise NotYet(f"`loss` should be the Value the loop built last, but it is {loss!r}.")
-    ancestors = loss.ancestors()
-    missing = [name for name in ("slope", "intercept") if parameter(namespace, name) not in ancestors]
+    in_graph = set(values_in_order(loss))
+    missing = [name for name in ("slope", "intercept") if parameter(namespace, name) not in in_graph]
     if missing:
         raise NotYet(f"The last `loss` does not depend on {' and '.join(missing)}: build it from "
                      "slope * x + intercept, as the loop in the block does.")
