@@ -112,6 +112,7 @@ class Value:
         return order
     # --8<-- [end:backward]
 
+    # --8<-- [start:freeing]
     # ---- Freeing a deep graph: only Python in the browser needs this ----------
     # When Python frees a value, the value lets go of its parents, which may free
     # them in turn, and theirs: one nested call per level of the graph. A desktop
@@ -127,6 +128,7 @@ class Value:
 
     def keep_order_for_freeing(self, order):
         self.order_for_freeing = order[:-1]  # without self, the last: self must not hold itself
+    # --8<-- [end:freeing]
 
 
 # --8<-- [start:mlp]

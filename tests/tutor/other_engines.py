@@ -44,7 +44,7 @@ ANCESTORS = '''
 GRADIENT_STEP = '''
 def gradient_step(parameters, learning_rate):
     for parameter in parameters:
-        parameter.data -= learning_rate * parameter.grad
+        parameter.data = parameter.data - learning_rate * parameter.grad
 '''
 
 
@@ -146,10 +146,10 @@ class Value:
 
 
 class MLP:
-    def __init__(self, sizes, seed=42):
+    def __init__(self, nouts, seed=42):
         rng = random.Random(seed)
         self.layers = [[([Value(rng.uniform(-1, 1)) for _ in range(n_in)], Value(0)) for _ in range(n_out)]
-                       for n_in, n_out in zip(sizes, sizes[1:])]
+                       for n_in, n_out in zip(nouts, nouts[1:])]
 
     def __call__(self, inputs):
         for index, layer in enumerate(self.layers):
@@ -166,8 +166,7 @@ def gradient_step(parameters, learning_rate):
         p.data -= learning_rate * p.grad
 
 
-def train_line(steps=1000, learning_rate=0.05):
-    points = [(0, 1), (1, 3), (2, 5), (3, 7)]
+def train_line(steps=1000, learning_rate=0.05, points=((0, 1), (1, 3), (2, 5), (3, 7))):
     w, b = Value(-1), Value(0)
     for _ in range(steps):
         loss = sum((w * x + b - y) ** 2 for x, y in points) * 0.25
@@ -176,9 +175,9 @@ def train_line(steps=1000, learning_rate=0.05):
     return w.data, b.data, sum((w.data * x + b.data - y) ** 2 for x, y in points) / 4
 
 
-def train_xor(steps=1000, learning_rate=0.1):
+def train_xor(steps=1000, learning_rate=0.1, seed=42):
     table = [((0, 0), -1), ((0, 1), 1), ((1, 0), 1), ((1, 1), -1)]
-    model = MLP([2, 4, 1])
+    model = MLP([2, 4, 1], seed)
     for _ in range(steps):
         loss = sum((model(x)[0] - y) ** 2 for x, y in table) * 0.25
         loss.backward()
