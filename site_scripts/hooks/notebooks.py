@@ -20,7 +20,6 @@ import ast
 import json
 import posixpath
 import re
-import zipfile
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
@@ -28,10 +27,11 @@ import markdown
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.utils import get_relative_url
+from reproducible_zip import write_zip  # MkDocs puts the hooks' folder on sys.path while it loads a hook
+from tutor_sources import FIGURE_MODELS, module_constants  # MkDocs puts the hooks' folder on sys.path while it loads a hook
 
 REPO = Path(__file__).resolve().parents[2]
 ENGINE = REPO / "engine" / "tinygrad.py"
-FIGURE_MODELS = REPO / "site_scripts" / "tutor" / "widgets"   # each model names its figure in TITLE
 SHOW_FUNCTIONS = {  # model file -> its functions the notebook's show() needs (only the engine's Value)
     FIGURE_MODELS / "graph_trace.py": ("values_in_order",),
     FIGURE_MODELS / "expression_graph.py": ("counted", "variable_name", "graph_title", "summary"),
@@ -52,7 +52,6 @@ def show(value):
 SHOW_CALL = re.compile(r"\bshow\(")
 NOTEBOOK_FOLDER = "notebooks"                        # in the built site
 LINK_TEXT = "Download this chapter as a Jupyter notebook"
-FIXED_ZIP_TIME = (1980, 1, 1, 0, 0, 0)               # same chapter, same zip bytes
 
 FENCE_OPENING = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 RUNNABLE_INFO = re.compile(r"^\s*runnable\b")
@@ -95,13 +94,8 @@ def on_post_build(config, **kwargs):
     folder = Path(config["site_dir"]) / NOTEBOOK_FOLDER
     folder.mkdir(parents=True, exist_ok=True)
     for chapter, notebook in notebooks.items():
-        with zipfile.ZipFile(folder / f"{chapter}.zip", "w") as bundle:
-            for name, content in ((f"{chapter}.ipynb", notebook.encode("utf-8")),
-                                  ("tinygrad.py", ENGINE.read_bytes())):
-                entry = zipfile.ZipInfo(name, date_time=FIXED_ZIP_TIME)
-                entry.compress_type = zipfile.ZIP_DEFLATED
-                entry.external_attr = 0o100644 << 16
-                bundle.writestr(entry, content)
+        write_zip(folder / f"{chapter}.zip", [(f"{chapter}.ipynb", notebook.encode("utf-8")),
+                                               ("tinygrad.py", ENGINE.read_bytes())])
 
 
 def chapter_name(page):
@@ -229,14 +223,12 @@ def figure_title(name):
     """The TITLE a figure's model declares (site_scripts/tutor/widgets/<name>.py), read without importing it."""
     model = FIGURE_MODELS / f"{name}.py"
     try:
-        tree = ast.parse(model.read_text(encoding="utf-8"))
+        constants = module_constants(model)
     except OSError:
         raise PluginError(f"notebooks.py: no figure model {model} for data-widget=\"{name}\"") from None
-    for statement in tree.body:
-        names = [getattr(target, "id", None) for target in getattr(statement, "targets", ())]
-        if isinstance(statement, ast.Assign) and "TITLE" in names:
-            return ast.literal_eval(statement.value)
-    raise PluginError(f"notebooks.py: {model} defines no TITLE")
+    if "TITLE" not in constants:
+        raise PluginError(f"notebooks.py: {model} defines no TITLE")
+    return constants["TITLE"]
 
 
 def with_line_after_title(text, line):

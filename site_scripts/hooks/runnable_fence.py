@@ -15,20 +15,18 @@ plain text in data-solution) of site_scripts/tutor/exercises/<name>.py, read fro
 importing it, and kept out of the search index (data-search-exclude).
 Any other option, or an exercise with no such module, stops the build with a message naming it.
 
-What it is not: the interactive part. site_scripts/browser/blocks/blocks.mjs adds the editor, the buttons
+What it is not: the interactive part. site_scripts/browser/blocks/ (block.mjs) adds the editor, the buttons
 and the output in the browser; site_scripts/browser/exercises/exercises.mjs adds an exercise's Check,
 hints and solution.
 """
-import ast
 import html
 import re
-from pathlib import Path
 
 from pymdownx.superfences import SuperFencesException
+from tutor_sources import EXERCISES, module_constants  # MkDocs puts the hooks' folder on sys.path while it loads a hook
 
 FENCE_NAME = "runnable"
 ALLOWED_OPTIONS = {"title", "exercise"}
-EXERCISES = Path(__file__).resolve().parents[1] / "tutor" / "exercises"
 EXERCISE_NAME = re.compile(r"[a-z_][a-z0-9_]*")
 CODE_IN_HINT = re.compile(r"`([^`]+)`")
 
@@ -80,14 +78,12 @@ def exercise_parts(name):
                                    f'site_scripts/tutor/exercises/, e.g. exercise="relu", not {name!r}')
     module = EXERCISES / f"{name}.py"
     try:
-        tree = ast.parse(module.read_text(encoding="utf-8"))
+        constants = module_constants(module)
     except OSError:
         raise SuperFencesException(f'```{FENCE_NAME} fence: exercise="{name}" has no module {module}') from None
-    constants = {target.id: statement.value for statement in tree.body if isinstance(statement, ast.Assign)
-                 for target in statement.targets if isinstance(target, ast.Name)}
     try:
-        hints, solution = (ast.literal_eval(constants[constant]) for constant in ("HINTS", "SOLUTION"))
-    except (KeyError, ValueError) as problem:
+        hints, solution = (constants[constant] for constant in ("HINTS", "SOLUTION"))
+    except KeyError as problem:
         raise SuperFencesException(f"{module} needs HINTS (a list of texts) and SOLUTION (a text) "
                                    f"written as plain literals ({problem!r})") from None
     if not (hints and all(isinstance(hint, str) for hint in hints) and isinstance(solution, str)):

@@ -17,10 +17,10 @@ import sys
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
+from tutor_sources import figure_names  # MkDocs puts the hooks' folder on sys.path while it loads a hook
 
 REPO = Path(__file__).resolve().parents[2]
-WIDGET_NAMES = ("x_times_x", "mystery_curve", "secant_tangent", "loss_experiment",
-                "backprop_graph", "paths_add_up", "line_fit")
+WIDGET_NAMES = figure_names()  # the models in site_scripts/tutor/widgets/ that declare a TITLE
 STYLESHEET = "assets/lesson/tutor/widgets/widgets.css"
 PLACEHOLDER = re.compile(r'<div(?P<before>[^>]*?)\sdata-widget="(?P<name>[^"]*)"(?P<after>[^>]*)>\s*</div>')
 STATUS = "Showing the starting state. The figure becomes interactive when Python is ready (it needs JavaScript)."

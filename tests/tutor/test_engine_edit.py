@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from other_engines import MICROGRAD_STYLE, article_engine
-from tutor import engine_edit
+from tutor import engine_edit, session
 from site_scripts.hooks import vendor
 
 REPO = Path(__file__).resolve().parents[2]
@@ -108,12 +108,14 @@ def test_the_check_leaves_the_engine_in_use_alone():
     assert sys.modules.get("tinygrad") is engine_before
 
 
-def test_report_prints_one_line_of_json_for_base64_text():
-    text = ORIGINAL.replace('"""A number that records', '"""Ein Wert — ünïcode, that records')
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        engine_edit.report(__import__("base64").b64encode(text.encode("utf-8")).decode("ascii"))
-    assert json.loads(printed.getvalue()) == {"ok": True, "problem": ""}
+def test_the_page_gets_the_verdict_through_the_one_call_for_any_text():
+    text = ORIGINAL.replace('"""A number that records', '"""Ein Wert — ünïcode, ‘quoted’ \\\\ that records', 1)
+    assert text != ORIGINAL
+    answer = json.loads(session.call("tutor.engine_edit", "check", json.dumps({"source": text})))
+    assert answer == {"ok": True, "value": {"ok": True, "problem": ""}}
+    broken = json.loads(session.call("tutor.engine_edit", "check", json.dumps({"source": "def ("})))
+    assert broken["ok"] is True and broken["value"]["ok"] is False
+    assert "syntax error" in broken["value"]["problem"]
 
 
 @pytest.fixture
@@ -181,6 +183,58 @@ def test_install_on_a_fresh_interpreter_then_a_traceback_shows_the_edited_line(s
     assert "math.tanh(self.data) / 0" in "".join(raised.traceback[-1].statement.lines)
 
 
+# ---- What the experiments of docs/edit-engine.md promise the reader --------------------------------
+
+EDIT_ENGINE_PAGE = (REPO / "docs" / "edit-engine.md").read_text(encoding="utf-8")
+WRONG_TANH = ORIGINAL.replace("1.0 - result * result", "1.0 + result * result")
+
+
+def test_the_lines_the_experiments_quote_are_in_the_engine():
+    for line in ("parent.grad +=", "1.0 - result * result"):
+        assert f"`{line}`" in EDIT_ENGINE_PAGE and ORIGINAL.count(line) == 1, line
+    assert "`1.0 + result * result`" in EDIT_ENGINE_PAGE and WRONG_TANH != ORIGINAL
+
+
+def slope_and_height_at(line, t):
+    """The slope of a two-point line and its height at t."""
+    (x0, y0), (x1, y1) = line
+    slope = (y1 - y0) / (x1 - x0)
+    return slope, y0 + slope * (t - x0)
+
+
+def test_experiment_1_the_tangent_keeps_its_point_with_half_the_slope(site_packages):
+    assert "still passes through the point on the parabola, but with half the right slope" in EDIT_ENGINE_PAGE
+    assert "meets it a second time, at $x = 0$" in EDIT_ENGINE_PAGE
+    importlib.import_module("tutor.engine_edit").install(FORGETFUL_BACKWARD)
+    model = importlib.import_module("tutor.widgets.secant_tangent")
+    for x in (5, 2, -3.5):
+        tangent = model.view(x=x, h_index=0)["tangent"]
+        slope, height = slope_and_height_at(tangent, x)
+        assert slope == x != 2 * x and height == pytest.approx(x * x)
+        assert slope_and_height_at(tangent, 0)[1] == pytest.approx(0)  # where the parabola is, too
+
+
+def test_experiment_2_the_tanh_tangent_is_wrong_except_at_one_half(site_packages):
+    assert "except at $x = 0.5$, where $\\tanh(4x - 2) = 0$" in EDIT_ENGINE_PAGE
+    right = importlib.import_module("tutor.widgets.mystery_curve").value_and_slope
+    points = [-2, -1, 0, 0.25, 0.5, 0.75, 1, 2]
+    right_slopes = [right(x)[1] for x in points]
+    importlib.import_module("tutor.engine_edit").install(WRONG_TANH)
+    wrong = importlib.import_module("tutor.widgets.mystery_curve").value_and_slope
+    agree = [x for x, slope in zip(points, right_slopes) if wrong(x)[1] == pytest.approx(slope)]
+    assert agree == [0.5]
+
+
+def test_the_broken_engines_spoil_the_training_chapter(site_packages):
+    assert "the XOR network no longer learns XOR" in EDIT_ENGINE_PAGE
+    assert "learns something else, or nothing" in EDIT_ENGINE_PAGE
+    installer = importlib.import_module("tutor.engine_edit")
+    for broken in (FORGETFUL_BACKWARD, WRONG_TANH):
+        installer.install(broken)
+        predictions, _ = importlib.import_module("tinygrad").train_xor()
+        assert not all(abs(p - t) < 0.1 for p, t in zip(predictions, [-1, 1, 1, -1]))
+
+
 def stepped_to_the_end(model):
     """Every state of a figure with the buttons "Seed gradient" and "Backpropagate one operation"."""
     state = model.seed_gradient(model.initial())
@@ -231,5 +285,5 @@ def test_with_the_articles_engine_every_figure_show_and_an_exercise_check_work(s
     with contextlib.redirect_stdout(io.StringIO()):
         exec(fit_new_line.SOLUTION, solved)
     assert [result["passed"] for result in fit_new_line.check(solved)] == [True, True, True]
-    solved["loss"] = tinygrad.Value(0.5) * 2  # a loss built from neither parameter
-    assert "does not depend on slope and intercept" in fit_new_line.check(solved)[2]["message"]
+    solved["loss"] = tinygrad.Value(0.5) * 2  # not the loss of the final slope and intercept
+    assert not fit_new_line.check(solved)[2]["passed"]

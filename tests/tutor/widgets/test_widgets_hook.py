@@ -66,3 +66,15 @@ def test_stylesheet_is_linked_once(hook):
     hook.on_config(config)
     hook.on_config(config)
     assert config["extra_css"] == ["assets/lesson/tutor/widgets/widgets.css"]
+
+
+def test_the_figures_are_the_models_that_declare_a_title_each_with_its_view_beside_it(hook):
+    """One source for the figure names: the hook's list is the models' files, and every model has its view."""
+    from tutor_sources import FIGURE_MODELS
+    assert set(hook.WIDGET_NAMES) >= {"x_times_x", "mystery_curve", "secant_tangent", "loss_experiment",
+                                      "backprop_graph", "paths_add_up", "line_fit"}
+    assert "display" not in hook.WIDGET_NAMES and "graph_trace" not in hook.WIDGET_NAMES
+    for name in hook.WIDGET_NAMES:
+        assert (FIGURE_MODELS / f"{name}.mjs").is_file(), f"figure {name} has no view {name}.mjs"
+    views = {path.stem for path in FIGURE_MODELS.glob("*.mjs")} - {"figure", "svg", "widgets", "shown_graph"}
+    assert views == set(hook.WIDGET_NAMES), "a view without a model (or a model without a TITLE)"

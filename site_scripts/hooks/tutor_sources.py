@@ -1,0 +1,37 @@
+"""tutor_sources.py: what the build hooks read from the browser's Python (site_scripts/tutor/) without
+importing it.
+
+What it is: the one place that knows where the figure models and the exercises live and how to read
+a module's plain constants (TITLE, HINTS, SOLUTION) with `ast`. A figure is a model in
+tutor/widgets/ that declares a TITLE, with its view `<name>.mjs` beside it; the list of figures is
+those files, so the build, the views' loader and the tests share one source.
+What it is not: a way to run that code. The figures' starting states are computed by widgets.py in
+a child CPython; nothing here executes the modules it reads.
+"""
+import ast
+from pathlib import Path
+
+TUTOR = Path(__file__).resolve().parents[1] / "tutor"
+FIGURE_MODELS = TUTOR / "widgets"
+EXERCISES = TUTOR / "exercises"
+
+
+def module_constants(path):
+    """{name: value} of the module-level `NAME = <literal>` assignments of the Python file `path`.
+    Raises OSError when the file cannot be read; values that are not plain literals are left out."""
+    constants = {}
+    for statement in ast.parse(Path(path).read_text(encoding="utf-8")).body:
+        if not isinstance(statement, ast.Assign):
+            continue
+        try:
+            value = ast.literal_eval(statement.value)
+        except ValueError:
+            continue
+        constants.update({target.id: value for target in statement.targets if isinstance(target, ast.Name)})
+    return constants
+
+
+def figure_names():
+    """The figures, in name order: the models in tutor/widgets/ that declare a TITLE."""
+    return tuple(sorted(path.stem for path in FIGURE_MODELS.glob("[!_]*.py")
+                        if "TITLE" in module_constants(path)))
