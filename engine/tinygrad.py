@@ -22,9 +22,10 @@ class Value:
     """A number that records the operations that produced it."""
 
     def __init__(self, data, edges=()):
-        if not hasattr(data, "__float__"):  # a number; float() alone would also take "3"
-            raise TypeError(f"Value needs a number such as 3 or 2.5, not {data!r}")
-        self.data = float(data)
+        try:
+            self.data = data.__float__()  # every kind of number has it; text such as "3" has not
+        except AttributeError:
+            raise TypeError(f"Value needs a number such as 3 or 2.5, not {data!r}") from None
         self.grad = 0.0
         self.edges = tuple(edges)  # pairs (parent, d self / d parent)
 

@@ -96,10 +96,11 @@ def test_an_engine_that_drops_the_edges_it_is_given_is_refused():
 
 
 def test_an_engine_whose_values_cannot_be_made_is_refused_with_its_traceback():
-    broken = ORIGINAL.replace("self.data = float(data)", "self.data = float(data) / 0")
+    broken = ORIGINAL.replace("self.data = data.__float__()", "self.data = data.__float__() / 0")
+    assert broken != ORIGINAL
     problem = engine_edit.problems(broken)
     assert problem.startswith("Your engine imports, but making a Value with it failed")
-    assert "ZeroDivisionError" in problem and "float(data) / 0" in problem and "engine_edit.py" not in problem
+    assert "ZeroDivisionError" in problem and "__float__() / 0" in problem and "engine_edit.py" not in problem
 
 
 def test_the_check_leaves_the_engine_in_use_alone():
