@@ -5,7 +5,8 @@ with the standard library) from the page's Markdown exactly as the site renders 
 hooks have filled the `{{ name }}` numbers (this hook runs late on purpose) and with the engine
 excerpts (`--8<-- "engine/tinygrad.py:SECTION"`) included by pymdownx.snippets with the site's own
 settings. Runnable blocks become code cells in page order; the prose, its $math$ and the engine
-excerpts (as Python code in Markdown) become Markdown cells; a figure placeholder becomes a note that
+excerpts (as Python code in Markdown) become Markdown cells (a collapsible Material note as its bold
+title and its text); a figure placeholder becomes a note that
 links to the interactive figure on the site, and relative links point at the site too. After the
 build, notebooks/<chapter>.zip holds <chapter>.ipynb and tinygrad.py (engine/tinygrad.py unchanged),
 and the page gets a relative "Download this chapter as a Jupyter notebook" link under its title.
@@ -60,6 +61,8 @@ FIGURE_PLACEHOLDER = re.compile(r'<div[^>]*\sdata-widget="(?P<name>\w+)"[^>]*>\s
 MARKDOWN_LINK = re.compile(r"(?P<start>\]\()(?P<target>[^)\s]+)")
 HTML_LINK = re.compile(r'(?P<start>\s(?:href|src)=")(?P<target>[^"]+)')
 HEADING = re.compile(r"^# \S")
+MATERIAL_NOTE = re.compile(r'^(?:\?\?\?\+?|!!!) +(?P<kind>\w+)(?: +"(?P<title>[^"]*)")? *\n'
+                           r"(?P<body>(?:(?: {4}.*)?\n)*)", re.M)
 
 notebooks = {}        # chapter name -> notebook JSON text, collected while the pages render
 snippet_reader = {}   # "markdown": a Markdown instance with pymdownx.snippets set up like the site's
@@ -121,7 +124,7 @@ def notebook_cells(text, page, config, files):
                     "`tinygrad.py`, which comes in the same zip, in the same folder as this notebook.")
     cells.append({"cell_type": "markdown", "source": introduction})
     show_defined = False
-    for kind, lines, info in blocks_of(with_snippets_included(text)):
+    for kind, lines, info in blocks_of(unfolded_notes(with_snippets_included(text))):
         if kind == "runnable":
             title = TITLE_OPTION.search(info)
             end_prose(caption=f"**{title['title']}**" if title else "")
@@ -137,6 +140,13 @@ def notebook_cells(text, page, config, files):
                          for line in lines)
     end_prose()
     return cells
+
+
+def unfolded_notes(text):
+    """Material notes (`??? note "Title"`, `!!! note`) as plain Markdown, which notebooks can show:
+    the title in bold, then the note's text without its indentation."""
+    return MATERIAL_NOTE.sub(lambda note: f"**{note['title'] or note['kind'].capitalize()}**\n\n"
+                             + re.sub(r"^ {4}", "", note["body"], flags=re.M), text)
 
 
 def show_definition():
