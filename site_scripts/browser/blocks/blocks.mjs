@@ -17,6 +17,7 @@
 // What it is not: Python (runtime.mjs and tutor/session.py run the code, and cap its output).
 import { runtime } from "../runtime/runtime.mjs";
 import { fingerprint, forgetAllEdits, forgetEdit, saveEdit, savedEdit } from "./saved-edits.mjs";
+import { loadFailure } from "../offline/register.mjs";
 
 const EDITOR_URL = new URL("../../../vendor/codemirror/editor.mjs", import.meta.url);
 const SHOWN_GRAPH_URL = new URL("../../tutor/widgets/shown_graph.mjs", import.meta.url);
@@ -472,7 +473,7 @@ class Block {
       .then(({ shownGraph }) => place.replaceWith(shownGraph(json)))
       .catch((error) => {
         place.className = "runnable__stderr";
-        place.textContent = `The graph could not be drawn: ${error.message}`;
+        place.textContent = loadFailure("The drawing of this graph", error);
       });
   }
 }
