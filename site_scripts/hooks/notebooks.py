@@ -19,7 +19,6 @@ import ast
 import json
 import posixpath
 import re
-import zipfile
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
@@ -27,6 +26,7 @@ import markdown
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.utils import get_relative_url
+from reproducible_zip import write_zip  # MkDocs puts the hooks' folder on sys.path while it loads a hook
 from tutor_sources import FIGURE_MODELS, module_constants  # MkDocs puts the hooks' folder on sys.path while it loads a hook
 
 REPO = Path(__file__).resolve().parents[2]
@@ -49,7 +49,6 @@ def show(value):
 SHOW_CALL = re.compile(r"\bshow\(")
 NOTEBOOK_FOLDER = "notebooks"                        # in the built site
 LINK_TEXT = "Download this chapter as a Jupyter notebook"
-FIXED_ZIP_TIME = (1980, 1, 1, 0, 0, 0)               # same chapter, same zip bytes
 
 FENCE_OPENING = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 RUNNABLE_INFO = re.compile(r"^\s*runnable\b")
@@ -92,13 +91,8 @@ def on_post_build(config, **kwargs):
     folder = Path(config["site_dir"]) / NOTEBOOK_FOLDER
     folder.mkdir(parents=True, exist_ok=True)
     for chapter, notebook in notebooks.items():
-        with zipfile.ZipFile(folder / f"{chapter}.zip", "w") as bundle:
-            for name, content in ((f"{chapter}.ipynb", notebook.encode("utf-8")),
-                                  ("tinygrad.py", ENGINE.read_bytes())):
-                entry = zipfile.ZipInfo(name, date_time=FIXED_ZIP_TIME)
-                entry.compress_type = zipfile.ZIP_DEFLATED
-                entry.external_attr = 0o100644 << 16
-                bundle.writestr(entry, content)
+        write_zip(folder / f"{chapter}.zip", [(f"{chapter}.ipynb", notebook.encode("utf-8")),
+                                               ("tinygrad.py", ENGINE.read_bytes())])
 
 
 def chapter_name(page):

@@ -13,10 +13,11 @@ import base64
 import hashlib
 import json
 import shutil
-import zipfile
 from pathlib import Path
 
 from mkdocs.plugins import event_priority
+from reproducible_zip import write_zip  # MkDocs puts the hooks' folder on sys.path while it loads a hook
+
 
 SITE_SCRIPTS = Path(__file__).resolve().parents[1]
 WORKER_SOURCE = SITE_SCRIPTS / "browser" / "offline" / "service-worker.js"
@@ -30,7 +31,6 @@ BUILD_LINE = 'const BUILD = { version: "unbuilt", files: {} };'
 NOT_PRECACHED = {WORKER_NAME, SERVER_NAME}       # plus downloads/ and source maps (for developer tools only)
 # serve.py rewrites sitemap.xml to the address it serves, so its bytes (and hash) change with the address.
 NOT_PRECACHED |= {"sitemap.xml", "sitemap.xml.gz"}
-FIXED_ZIP_TIME = (1980, 1, 1, 0, 0, 0)           # same site, same zip bytes
 
 
 def subresource_integrity(path):
@@ -64,12 +64,8 @@ def write_service_worker(source, site_dir, files):
 def write_classroom_zip(site_dir):
     target = site_dir / DOWNLOADS / CLASSROOM_ZIP
     target.parent.mkdir(parents=True, exist_ok=True)
-    with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=6) as bundle:
-        for path in site_files(site_dir):
-            entry = zipfile.ZipInfo(f"{ZIP_FOLDER}/{path}", date_time=FIXED_ZIP_TIME)
-            entry.compress_type = zipfile.ZIP_DEFLATED
-            entry.external_attr = (0o100755 if path == SERVER_NAME else 0o100644) << 16
-            bundle.writestr(entry, (site_dir / path).read_bytes())
+    write_zip(target, ((f"{ZIP_FOLDER}/{path}", (site_dir / path).read_bytes()) for path in site_files(site_dir)),
+              executable={f"{ZIP_FOLDER}/{SERVER_NAME}"})
     return target
 
 

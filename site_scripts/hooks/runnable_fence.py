@@ -15,7 +15,7 @@ plain text in data-solution) of site_scripts/tutor/exercises/<name>.py, read fro
 importing it, and kept out of the search index (data-search-exclude).
 Any other option, or an exercise with no such module, stops the build with a message naming it.
 
-What it is not: the interactive part. site_scripts/browser/blocks/blocks.mjs adds the editor, the buttons
+What it is not: the interactive part. site_scripts/browser/blocks/ (block.mjs) adds the editor, the buttons
 and the output in the browser; site_scripts/browser/exercises/exercises.mjs adds an exercise's Check,
 hints and solution.
 """

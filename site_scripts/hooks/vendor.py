@@ -20,10 +20,10 @@ import hashlib
 import json
 import shutil
 import subprocess
-import zipfile
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
+from reproducible_zip import write_zip  # MkDocs puts the hooks' folder on sys.path while it loads a hook
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPTS = REPO / "site_scripts"
@@ -33,7 +33,6 @@ ENGINE = REPO / "engine" / "tinygrad.py"
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 WHEEL_VERSION = "0.1.0"
 WHEEL_TAG = "py3-none-any"
-ZIP_TIMESTAMP = (1980, 1, 1, 0, 0, 0)
 BROWSER_SUFFIXES = {".mjs", ".js", ".css"}
 BROWSER_FOLDERS = ("browser", "tutor")  # the rest of site_scripts/ runs at build time or on a server
 NOT_FOR_THE_BROWSER = {"editor", "__pycache__"}  # editor/ ships as a bundle
@@ -144,12 +143,7 @@ def write_wheel(destination, name, summary, files):
                      for archive_name, data in sorted(files.items())) + f"{record_name},,\n"
     files[record_name] = record.encode()
     wheel_name = f"{name}-{WHEEL_VERSION}-{WHEEL_TAG}.whl"
-    with zipfile.ZipFile(destination / wheel_name, "w", zipfile.ZIP_DEFLATED) as wheel:
-        for archive_name, data in files.items():  # RECORD last, as the wheel spec recommends
-            entry = zipfile.ZipInfo(archive_name, ZIP_TIMESTAMP)
-            entry.external_attr = 0o644 << 16
-            entry.compress_type = zipfile.ZIP_DEFLATED
-            wheel.writestr(entry, data)
+    write_zip(destination / wheel_name, files.items())  # RECORD last, as the wheel spec recommends
     return wheel_name
 
 

@@ -1,9 +1,10 @@
 """engine_edit.py: the Python side of "Edit the engine", installed in the browser as `tutor.engine_edit`.
 
-What it is: two jobs. `report(encoded_source)` checks a reader's edited tinygrad.py before the site
+What it is: two jobs. `check(source)` checks a reader's edited tinygrad.py before the site
 switches to it: it compiles the text, runs it as a module of its own (never registered as
 `tinygrad`, so the engine in use is untouched) and looks for the names the lesson's blocks and
-figures import; it prints the verdict as one line of JSON for the page. `install(source)` makes the
+figures import; it returns the verdict, {"ok", "problem"}, which the page gets through
+runtime.call (tutor.session.call). `install(source)` makes the
 next `import tinygrad` load the edited text: it rewrites the installed tinygrad.py and forgets the
 engine and every lesson module already imported, so it works in a freshly booted interpreter and in
 one restored from a memory snapshot (where tinygrad and the figure models are imported already).
@@ -11,18 +12,18 @@ What it is not: a sandbox. An edited engine runs with the same rights as any cod
 calls `install` only for a text the page has checked, and the page keeps a one-click way back to the
 original engine (a fresh worker that never calls `install`).
 """
-import base64
 import contextlib
 import importlib
 import importlib.util
 import io
-import json
 import linecache
 import sys
 import sysconfig
 import traceback
 import types
 from pathlib import Path
+
+from .tracebacks import traceback_of
 
 ENGINE_MODULE = "tinygrad"
 ENGINE_FILENAME = "tinygrad.py"
@@ -35,7 +36,7 @@ NEEDED_NAMES = ("Value", "MLP", "gradient_step", "train_line", "train_xor")
 NEEDED_VALUE_METHODS = ("backward", "ancestors", "tanh", "wrap")
 # Lesson modules that stay when the engine is replaced: this one and the session the worker holds
 # (neither imports the engine). Every other tutor module may hold the old engine's Value.
-KEPT_MODULES = {"tutor", "tutor.session", __name__}
+KEPT_MODULES = {"tutor", "tutor.session", "tutor.tracebacks", __name__}
 
 
 def problems(source):
@@ -65,10 +66,7 @@ def problems(source):
 
 def engine_traceback(error):
     """The traceback of an exception raised while the engine ran, from the engine's lines only."""
-    summary = traceback.TracebackException.from_exception(error)
-    summary.stack = traceback.StackSummary.from_list(
-        [frame for frame in summary.stack if frame.filename == CHECKED_FILENAME])
-    return "".join(summary.format())
+    return traceback_of(error, lambda frame: frame.filename == CHECKED_FILENAME)
 
 
 def missing_names(module):
@@ -80,13 +78,12 @@ def missing_names(module):
     return missing
 
 
-def report(encoded_source):
-    """Print the verdict on a base64-encoded UTF-8 engine as JSON: {"ok": bool, "problem": text}.
-
-    The page sends the text encoded so that any character survives being written into Python code.
-    """
-    problem = problems(base64.b64decode(encoded_source).decode("utf-8"))
-    print(json.dumps({"ok": not problem, "problem": problem}))
+def check(source):
+    """The verdict on the engine text `source`: {"ok": bool, "problem": what is wrong, in words}."""
+    if not isinstance(source, str):
+        raise TypeError(f"check needs the engine's text, not {type(source).__name__}")
+    problem = problems(source)
+    return {"ok": not problem, "problem": problem}
 
 
 def install(source):

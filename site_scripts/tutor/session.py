@@ -6,8 +6,10 @@ callback, shows the value of a final expression the way the Python prompt does, 
 exception into a traceback of the reader's code, with a plain-words hint for the mistakes a page
 cannot behave like a terminal for (input(), exit(), missing packages, runaway recursion or memory).
 Output is batched (a flood of prints becomes a few messages) and capped: the first lines, a count
-of the hidden ones, then the last lines. `call` runs a function of a figure model
-(`tutor.widgets.<name>`) with JSON arguments and returns its result as JSON. Every namespace
+of the hidden ones, then the last lines. `call` is the page's one way to call a function of the
+lesson's Python (runtime.call): a figure model's (`tutor.widgets.<name>`), an exercise's checks or
+the engine check, from an allow-list, with JSON arguments (and the page's namespace where the
+function asks for one); it answers a structured result or a structured error. Every namespace
 holds `show(value)`: it prints a one-line summary of a Value's graph and sends the graph itself
 as a "graph" output item (JSON), which the page draws under the block's output.
 
@@ -24,12 +26,15 @@ import re
 import reprlib
 import sys
 import time
-import traceback
 import types
 
+from .tracebacks import traceback_of
+
 namespaces = {}  # page key -> the globals its blocks share
-WIDGET_NAME = re.compile(r"[a-z_][a-z0-9_]*")
-WIDGETS = "tutor.widgets"  # the figure models
+WIDGETS = "tutor.widgets"  # the figure models: the page may call every public function of each
+FIGURE_MODULE = re.compile(r"tutor\.widgets\.[a-z_][a-z0-9_]*")
+# The other modules the page may call, and which of their functions.
+CALLABLE = {"tutor.exercises": {"results"}, "tutor.engine_edit": {"check"}}
 
 # Measured in Pyodide 314: recursion that passes through C (a __repr__ calling repr(self), an
 # __add__ using +) overflows the browser's own stack, a fatal crash, at about 700 levels; below
@@ -294,12 +299,7 @@ def reader_traceback(error):
     hint = hint_for(error)
     if hint:
         error.add_note(hint)
-    if isinstance(error, SyntaxError):  # raised while compiling: no frame of the reader's to show
-        return "".join(traceback.format_exception_only(error))
-    summary = traceback.TracebackException.from_exception(error)
-    summary.stack = traceback.StackSummary.from_list(
-        [frame for frame in summary.stack if frame.filename != __file__])
-    return "".join(summary.format())
+    return traceback_of(error, lambda frame: frame.filename != __file__)
 
 
 def hint_for(error):
@@ -341,23 +341,42 @@ def engine_names():
     return {name for name in getattr(engine, "__dict__", {}) if not name.startswith("_")}
 
 
-def call(widget, function, arguments_json):
-    """Call tutor.widgets.<widget>.<function>(**arguments) and return its result as JSON text.
+def call(module, function, arguments_json, page=None):
+    """Call `function` of the lesson's module `module` with the keyword arguments in `arguments_json`
+    (plus `namespace`, the namespace of `page`, when a page is given) and answer, as JSON text,
+    {"ok": true, "value": ...} or {"ok": false, "type": "ValueError", "message": ..., "traceback": ...}.
 
-    Bad names or arguments raise ValueError/TypeError with a message saying what was wrong.
+    Only the figure models' public functions and those listed in CALLABLE can be called. Bad names or
+    arguments, and what the called function raises, become the structured error.
     """
-    if not isinstance(widget, str) or not WIDGET_NAME.fullmatch(widget):
-        raise ValueError(f"call: widget must be a module name such as 'line_fit', not {widget!r}")
-    if not isinstance(function, str) or not function.isidentifier() or function.startswith("_"):
-        raise ValueError(f"call: function must be a public function name, not {function!r}")
     try:
-        module = importlib.import_module(f"{WIDGETS}.{widget}")
+        target = callable_function(module, function)
+        arguments = json.loads(arguments_json)
+        if not isinstance(arguments, dict):
+            raise TypeError(f"call: arguments must be an object of keyword arguments, not {arguments!r}")
+        if page is not None:
+            if page not in namespaces:
+                raise ValueError("call: no code block of this page has run yet, so it has no namespace")
+            arguments["namespace"] = namespaces[page]
+        answer = {"ok": True, "value": target(**arguments)}
+    except BaseException as error:  # noqa: B036 - KeyboardInterrupt (Stop) is reported the same way
+        answer = {"ok": False, "type": type(error).__name__, "message": str(error),
+                  "traceback": traceback_of(error, lambda frame: frame.filename != __file__)}
+    return json.dumps(answer, allow_nan=False)
+
+
+def callable_function(module, function):
+    """The function the page may call, or ValueError saying why it may not."""
+    if not isinstance(module, str) or not (FIGURE_MODULE.fullmatch(module) or module in CALLABLE):
+        raise ValueError(f"call: {module!r} is not one of the lesson's modules the page may call")
+    if not isinstance(function, str) or not function.isidentifier() or function.startswith("_") or (
+            module in CALLABLE and function not in CALLABLE[module]):
+        raise ValueError(f"call: {function!r} is not a function of {module} the page may call")
+    try:
+        imported = importlib.import_module(module)
     except ModuleNotFoundError as error:
-        raise ValueError(f"call: there is no figure model named {widget!r}") from error
-    target = getattr(module, function, None)
+        raise ValueError(f"call: there is no module named {module!r}") from error
+    target = getattr(imported, function, None)
     if not callable(target):
-        raise ValueError(f"call: tutor.widgets.{widget} has no function {function!r}")
-    arguments = json.loads(arguments_json)
-    if not isinstance(arguments, dict):
-        raise TypeError(f"call: arguments must be an object of keyword arguments, not {arguments!r}")
-    return json.dumps(target(**arguments))
+        raise ValueError(f"call: {module} has no function {function!r}")
+    return target

@@ -329,3 +329,28 @@ def test_figures_reached_by_instant_navigation_use_the_running_python(page, site
     figure.get_by_role("radio", name="Absolute error").check()
     assert readout(figure, "Weight gradient") == "−2"
     expect(figure.locator("svg")).to_have_count(1)
+
+
+def test_a_frame_that_answers_at_once_can_have_a_slider_and_radios(page, site_url, built_site, clean_run):
+    """FigureFrame's slider and radio setters rely on pending(), which the frame itself defines: a frame
+    that is not a Figure (like the show() graphs' ReplayedFigure) can use every control."""
+    page.add_init_script(NO_PYTHON)
+    open_figure(page, site_url, built_site, "x_times_x", wait_for_python=False)
+    shown = page.evaluate("""async (url) => {
+        const { FigureFrame } = await import(url);
+        class Answering extends FigureFrame {
+            constructor(element) { super(element, { value: 1 }, true); this.mount((frame) => {
+                const setSlider = frame.slider("Amount", { min: 0, max: 10, step: 1 }, "f", (state, value) => ({ value }));
+                const setChoice = frame.radios("Kind", [["a", "A"], ["b", "B"]], "g", (state, value) => ({ value }));
+                return (state) => { setSlider(state.value, String(state.value)); setChoice("a"); };
+            }); }
+            request(fn, kwargs) { this.showState({ value: kwargs(this.state).value }); }
+        }
+        const element = document.body.appendChild(document.createElement("div"));
+        const frame = new Answering(element);
+        const input = element.querySelector("input[type=range]");
+        input.value = "7";
+        input.dispatchEvent(new Event("input"));
+        return [frame.state.value, input.getAttribute("aria-valuetext"), element.querySelector("input[type=radio]").checked];
+    }""", site_url + "assets/lesson/tutor/widgets/figure.mjs")
+    assert shown == [7, "7", True]

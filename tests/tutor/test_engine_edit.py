@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tutor import engine_edit
+from tutor import engine_edit, session
 from site_scripts.hooks import vendor
 
 REPO = Path(__file__).resolve().parents[2]
@@ -64,12 +64,14 @@ def test_the_check_leaves_the_engine_in_use_alone():
     assert sys.modules.get("tinygrad") is engine_before
 
 
-def test_report_prints_one_line_of_json_for_base64_text():
-    text = ORIGINAL.replace('"""A number that records', '"""Ein Wert — ünïcode, that records')
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        engine_edit.report(__import__("base64").b64encode(text.encode("utf-8")).decode("ascii"))
-    assert json.loads(printed.getvalue()) == {"ok": True, "problem": ""}
+def test_the_page_gets_the_verdict_through_the_one_call_for_any_text():
+    text = ORIGINAL.replace('"""A number that records', '"""Ein Wert — ünïcode, ‘quoted’ \\\\ that records', 1)
+    assert text != ORIGINAL
+    answer = json.loads(session.call("tutor.engine_edit", "check", json.dumps({"source": text})))
+    assert answer == {"ok": True, "value": {"ok": True, "problem": ""}}
+    broken = json.loads(session.call("tutor.engine_edit", "check", json.dumps({"source": "def ("})))
+    assert broken["ok"] is True and broken["value"]["ok"] is False
+    assert "syntax error" in broken["value"]["problem"]
 
 
 @pytest.fixture

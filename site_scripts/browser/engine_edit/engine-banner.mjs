@@ -8,9 +8,9 @@
 // applied or restored one. It stays in view under the header while the reader scrolls (engine-edit.css).
 // What it is not: the editor (engine-editor.mjs) or the runtime's switch (runtime.useEngine), which
 // also follows the other tabs.
-import { button } from "../blocks/blocks.mjs";
+import { button } from "../ui/ui.mjs";
 import { runtime } from "../runtime/runtime.mjs";
-import { forgetStoredEngine } from "./engine-store.mjs";
+import { forgetStoredEngine } from "../storage/engine-store.mjs";
 
 const EDIT_PAGE = new URL("../../../../edit-engine/", import.meta.url);
 const IN_USE = "This site runs your edited engine: every code block and figure on every page uses it.";

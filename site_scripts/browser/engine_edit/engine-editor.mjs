@@ -3,7 +3,7 @@
 // the lesson's engine in the blocks' CodeMirror editor and the buttons "Use this engine", Reset and
 // "Stop the check". The engine's text comes from the site's own download of tinygrad.py (the build
 // copies engine/tinygrad.py there unchanged). Every edit is saved as a draft in this browser
-// (engine-store.mjs), applied or not. "Use this engine" first checks the text in Python
+// (storage/engine-store.mjs), applied or not. "Use this engine" first checks the text in Python
 // (tutor.engine_edit: it must compile, import on its own and still define what the lesson uses);
 // a text that fails is refused with Python's own message and stays in the editor, and the site
 // keeps its engine. A text that passes is stored as the site's engine and runtime.useEngine()
@@ -12,13 +12,12 @@
 // change of engine; one made in another tab of the site is also said in the editor's status.
 // What it is not: the banner with "Restore the original engine" (engine-banner.mjs) or the Python
 // side of the check and of the switch (engine_edit.py).
-import { button, loadEditor } from "../blocks/blocks.mjs";
-import { fingerprint } from "../blocks/saved-edits.mjs";
+import { button, loadEditor } from "../ui/ui.mjs";
+import { fingerprint } from "../storage/saved-edits.mjs";
 import { runtime } from "../runtime/runtime.mjs";
-import { forgetDraft, forgetStoredEngine, saveDraft, savedDraft, storeEngine } from "./engine-store.mjs";
+import { forgetDraft, forgetStoredEngine, saveDraft, savedDraft, storeEngine } from "../storage/engine-store.mjs";
 
 const ENGINE_URL = new URL("../../../../tinygrad.py", import.meta.url);
-const CHECK_PAGE = "engine-edit:check"; // the check's own namespace, apart from every page's blocks
 const CHECK_TIME_LIMIT_MS = 15_000;
 const LABEL = "tinygrad.py, the engine";
 
@@ -156,31 +155,24 @@ class EngineEditor {
         + "off), so reloading the page or opening the site again brings back the lesson's engine.");
   }
 
-  /** "" if `code` can serve as the engine, else what is wrong, in words (tutor.engine_edit.report). */
+  /** "" if `code` can serve as the engine, else what is wrong, in words (tutor.engine_edit.check). */
   async check(code) {
     this.stopRequested = false;
-    let printed = "";
     let timer = null;
-    const result = await runtime.run({
-      page: CHECK_PAGE,
-      fresh: true,
-      filename: "<engine check>",
-      code: `__import__("tutor.engine_edit", fromlist=["report"]).report("${base64(code)}")`,
-      onStart: () => { timer = setTimeout(() => this.stopCheck(), CHECK_TIME_LIMIT_MS); },
-      onOutput: (stream, text) => { if (stream === "stdout") printed += text; },
-    });
-    clearTimeout(timer);
-    if (this.stopRequested) {
-      return `The check was stopped before your engine finished importing (after at most ${CHECK_TIME_LIMIT_MS / 1000} `
-        + "seconds, or when you pressed Stop the check). Does it run forever when it is imported, "
-        + "for example in a loop at the top level?";
-    }
-    if (!result.ok) return `The check could not run: ${result.error}`;
     try {
-      const verdict = JSON.parse(printed.trim().split("\n").at(-1));
+      const verdict = await runtime.call("tutor.engine_edit", "check", { source: code }, {
+        onStart: () => { timer = setTimeout(() => this.stopCheck(), CHECK_TIME_LIMIT_MS); },
+      });
       return verdict.ok ? "" : verdict.problem;
-    } catch {
-      return `The check gave an answer the page does not understand: ${printed.slice(0, 200)}`;
+    } catch (error) {
+      if (this.stopRequested) {
+        return `The check was stopped before your engine finished importing (after at most ${CHECK_TIME_LIMIT_MS / 1000} `
+          + "seconds, or when you pressed Stop the check). Does it run forever when it is imported, "
+          + "for example in a loop at the top level?";
+      }
+      return `The check could not run: ${error.message}`;
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -212,11 +204,4 @@ class EngineEditor {
     this.problem.hidden = true;
     this.problem.replaceChildren();
   }
-}
-
-/** `text` as base64 of its UTF-8 bytes: safe to write inside a Python string literal. */
-function base64(text) {
-  let binary = "";
-  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
-  return btoa(binary);
 }

@@ -1,20 +1,18 @@
 // exercises.mjs: Check, hints and solution under the runnable blocks that are exercises.
 // What it is: mountExercises(root) finds each mounted block with data-exercise="<name>" (written by
 // the runnable_fence hook, followed by its hidden hints and solution) and adds a panel under it:
-// "Check" runs the block through its own Block object (so earlier blocks run first, as for Run),
-// then runs `tutor.exercises.report("<name>", globals())` in the page's namespace and shows each
+// "Check" runs the block through the page's scheduler (so earlier blocks run first, as for Run),
+// then calls tutor.exercises.results("<name>") with the page's namespace (runtime.call) and shows each
 // check's result in a status region ("Stop the checks" stops checks that never end); "Show a
 // hint" reveals the hints one at a time; "Show the solution" unlocks after the first Check and
 // can put the solution into the editor. Whether the reader attempted or solved the exercise is
-// saved (saved-progress.mjs) and shown on the next visit. Mounting is idempotent, like
+// saved (storage/saved-progress.mjs) and shown on the next visit. Mounting is idempotent, like
 // mountBlocks, so document$ can call it after every navigation.
 // What it is not: the checks themselves (site_scripts/tutor/exercises/<name>.py judge the reader's code
 // in Python and return plain results; this module only renders them).
-import { button } from "../blocks/blocks.mjs";
+import { button } from "../ui/ui.mjs";
 import { runtime } from "../runtime/runtime.mjs";
-import { saveProgress, savedProgress } from "./saved-progress.mjs";
-
-const RESULT_PREFIX = '{"exercise"'; // the JSON line tutor.exercises.report prints
+import { saveProgress, savedProgress } from "../storage/saved-progress.mjs";
 
 /** Add an exercise panel under every mounted exercise block of `root` that has none yet. */
 export function mountExercises(root) {
@@ -103,34 +101,29 @@ class ExercisePanel {
 
   /** { solved, summary, results }: the reader's block must run cleanly before its checks run. */
   async runBlockThenChecks() {
-    const { block } = this;
-    const page = block.page;
-    page.request(block);
-    await page.queue;
-    if (block.state !== "done") {
+    const page = this.block.page;
+    const ran = page.request(this.block); // after the earlier blocks, as Run does
+    const outcome = await page.after(async () => {
+      if (!(await ran)?.ok) return null;
+      try {
+        return { results: await runtime.call("tutor.exercises", "results", { name: this.name }, { page: page.key }) };
+      } catch (error) {
+        return { error };
+      }
+    });
+    if (outcome === null) {
       return { solved: false, results: [], summary: "Your code did not finish cleanly (see its output above). "
         + "Make it run without an error, then press Check again." };
     }
-    const output = [];
-    const checks = page.queue.then(() => runtime.run({
-      page: page.key, fresh: false, filename: "<exercise check>",
-      code: `__import__("tutor.exercises", fromlist=["report"]).report(${JSON.stringify(this.name)}, globals())`,
-      onOutput: (stream, text) => output.push([stream, text]),
-    }));
-    page.queue = checks.catch(() => {}); // a block run the reader asks for meanwhile waits for the checks
-    const result = await checks;
-    const line = output.filter(([stream]) => stream === "stdout").map(([, text]) => text).join("")
-      .split("\n").findLast((text) => text.startsWith(RESULT_PREFIX));
-    if (result.stopped || /^KeyboardInterrupt/m.test(result.error ?? "")) {
+    if (outcome.error?.stopped) {
       return { solved: false, results: [], summary: "The checks were stopped before they finished. If they "
         + "never end, your code may loop forever for some input: look at your loops and their exits." };
     }
-    if (!result.ok || !line) {
-      const reason = result.error ?? output.map(([, text]) => text).join("").trim().split("\n").at(-1);
-      return { solved: false, results: [], summary: `The checks could not run (${reason || "no result"}). `
+    if (outcome.error) {
+      return { solved: false, results: [], summary: `The checks could not run (${outcome.error.message}). `
         + "Press Check again; if that does not help, press Restart Python." };
     }
-    const { results } = JSON.parse(line);
+    const { results } = outcome;
     const passed = results.filter((entry) => entry.passed).length;
     const solved = passed === results.length;
     const summary = solved ? `All ${results.length} checks pass: solved!`

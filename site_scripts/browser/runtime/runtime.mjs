@@ -22,7 +22,7 @@
 // reader who only reads never downloads Python). When another tab of the site applies or restores an
 // engine, the runtime follows it the same way, so every open tab runs the stored engine.
 
-import { onStoredEngineChange, storedEngine } from "../engine_edit/engine-store.mjs";
+import { onStoredEngineChange, storedEngine } from "../storage/engine-store.mjs";
 
 const WORKER_URL = new URL("./worker.mjs", import.meta.url);
 /** The page elements that use Python, as the build's hooks write them: runnable blocks and figures. */
@@ -149,11 +149,19 @@ class Runtime {
     return this.#request({ type: "run", page, code, filename, fresh }, { kind: "run", onOutput, onStart });
   }
 
-  /** Call tutor.widgets.<widget>.<fn>(**kwargs); resolves to its JSON result, rejects with an Error. */
-  async call(widget, fn, kwargs = {}) {
-    const result = await this.#request({ type: "call", widget, fn, kwargs }, { kind: "call" });
-    if (!result.ok) throw new Error(result.error);
-    return result.value;
+  /**
+   * The page's one way to call the lesson's Python: `module`.`fn`(**kwargs), where module is a figure
+   * model ("tutor.widgets.line_fit"), "tutor.exercises" or "tutor.engine_edit" and fn one of the
+   * functions tutor.session allows. With `page`, the function also gets that page's namespace (the
+   * exercises' checks). onStart() is called when Python starts on the call. Resolves to the function's
+   * JSON-able result; rejects with a PythonCallError carrying Python's exception type and message
+   * (type "Stopped" when Stop or a restart ended the call, "Crashed" when Python died).
+   */
+  async call(module, fn, kwargs = {}, { page = null, onStart = () => {} } = {}) {
+    const result = await this.#request({ type: "call", module, fn, kwargs, page }, { kind: "call", onStart });
+    if (result.ok && result.answer.ok) return result.answer.value;
+    throw new PythonCallError(result.ok ? result.answer
+      : { type: result.crashed ? "Crashed" : result.stopped ? "Stopped" : "Error", message: result.error });
   }
 
   /** Stop what Python is running now (interrupt, or restart when interrupts are unavailable). */
@@ -267,6 +275,22 @@ class Runtime {
     const waiting = [...this.#pending.values()];
     this.#pending.clear();
     for (const request of waiting) request.resolve({ ok: false, ...how, error: message });
+  }
+}
+
+/** Why a runtime.call() failed: `type` is Python's exception name (or "Stopped", "Crashed", "Error" when
+ *  the call never finished in Python), `message` its message, `traceback` Python's traceback if any. */
+export class PythonCallError extends Error {
+  constructor({ type, message, traceback = "" }) {
+    super(message);
+    this.name = "PythonCallError";
+    this.type = type;
+    this.traceback = traceback;
+  }
+
+  /** True when the reader's Stop (an interrupt, or the restart that replaced it) ended the call. */
+  get stopped() {
+    return this.type === "Stopped" || this.type === "KeyboardInterrupt";
   }
 }
 

@@ -10,11 +10,13 @@
 //               {type: "engine-source", source}               (optional, before anything else: the
 //                                                              reader's edited engine, see engine_edit.py)
 //               {type: "run", id, page, code, filename, fresh}
-//               {type: "call", id, widget, fn, kwargs}
+//               {type: "call", id, module, fn, kwargs, page}  (page: null, or whose namespace to pass)
 // Messages out: {type: "status", state, message, progress}    progress 0..1 while starting; the
 //                                                              "ready" after boot adds boot: "snapshot"|"plain"
 //               {type: "begin", id} {type: "output", id, stream, text}
-//               {type: "result", id, ok, error?, value?}      {type: "fatal", message}
+//               {type: "result", id, ok, error?, answer?}     answer: tutor.session.call's structured
+//                                                              answer {ok, value} or {ok: false, type, message}
+//               {type: "fatal", message}
 import { loadPyodide, version } from "../../../vendor/pyodide/pyodide.mjs";
 import { SNAPSHOT_PATH, startPyodide } from "./snapshot.mjs";
 import { installWheel, readWheel } from "./wheels.mjs";
@@ -156,8 +158,8 @@ async function perform(session, request) {
     return report ? { ok: false, error: report, reported: true } : { ok: true };
   }
   if (request.type === "call") {
-    const result = session.call(request.widget, request.fn, JSON.stringify(request.kwargs ?? {}));
-    return { ok: true, value: JSON.parse(result) };
+    const answer = session.call(request.module, request.fn, JSON.stringify(request.kwargs ?? {}), request.page ?? undefined); // undefined: None (null would be jsnull)
+    return { ok: true, answer: JSON.parse(answer) };
   }
   return { ok: false, error: `Unknown request type ${JSON.stringify(request.type)}` };
 }

@@ -6,8 +6,9 @@ version of the exercise's block) and `check(namespace)`, which returns one plain
 {"check": what was checked, "passed": bool, "message": what was expected and what was found}.
 A check is a function that returns when the reader's code does what it should and raises NotYet
 with a message when it does not; run_checks turns both, and any error the reader's code raises
-during a check, into results. The page's "Check" button runs the exercise's block and then
-`report(name, globals())` in the page's namespace, and renders the JSON line it prints.
+during a check, into results. The page's "Check" button runs the exercise's block and then calls
+`results(name, namespace)` with the page's namespace (runtime.call, through tutor.session.call),
+and renders the list it returns.
 The starter code of each exercise is the ```runnable fence with `exercise="<name>"` in docs/.
 
 What it is not: the page's part (site_scripts/browser/exercises/exercises.mjs draws buttons and results)
@@ -18,7 +19,6 @@ against the engine the page's blocks use.
 import contextlib
 import importlib
 import io
-import json
 
 
 class NotYet(Exception):
@@ -72,7 +72,12 @@ def run_checks(namespace, checks):
     return results
 
 
-def report(name, namespace):
-    """Print, as one JSON line, the results of exercise `name`'s checks on `namespace`."""
-    exercise = importlib.import_module(f"{__name__}.{name}")
-    print(json.dumps({"exercise": name, "results": exercise.check(namespace)}))
+def results(name, namespace):
+    """The results of exercise `name`'s checks on the page's `namespace`, one plain dict per check."""
+    if not isinstance(name, str) or not name.isidentifier():
+        raise ValueError(f"there is no exercise named {name!r}")
+    try:
+        exercise = importlib.import_module(f"{__name__}.{name}")
+    except ModuleNotFoundError:
+        raise ValueError(f"there is no exercise named {name!r}") from None
+    return exercise.check(namespace)

@@ -9,7 +9,7 @@
 // becomes ready with another engine than the one the figure shows (the reader's edited engine, or
 // the lesson's again after a restore), the Figure asks the model for its starting state anew.
 // (shown_graph.mjs answers requests from states Python computed in advance.)
-// What it is not: a figure. Each <name>.js view creates its controls and draws the state it gets.
+// What it is not: a figure. Each <name>.mjs view creates its controls and draws the state it gets.
 import { runtime } from "../../browser/runtime/runtime.mjs";
 
 const STATUS_TEXT = {
@@ -20,15 +20,9 @@ const STATUS_TEXT = {
 
 let nextControlId = 0;
 
-/** The last line of a Python traceback without the exception's name: the part a reader can act on. */
-function readableError(error) {
-  const lines = String(error?.message ?? error).trim().split("\n");
-  return lines[lines.length - 1].replace(/^\w+(Error|Exception): /, "");
-}
-
 /** The parts of a figure a view fills, and its controls. A subclass defines request(fn, kwargs, key),
- *  where a control's input goes, calls mount(mountView) once its own fields are set, and shows
- *  each answer with showState(state). */
+ *  where a control's input goes (and, if it queues requests, pending(key)), calls mount(mountView)
+ *  once its own fields are set, and shows each answer with showState(state). */
 export class FigureFrame {
   #controls = [];
   #interactive;
@@ -65,6 +59,13 @@ export class FigureFrame {
   showState(state) {
     this.state = state;
     this.#render(state);
+  }
+
+  /** True while a request with this `key` (a slider's or radio group's) waits to be answered: its
+   *  control then keeps the reader's latest input instead of the state's. A frame that answers at
+   *  once never waits. */
+  pending(key) {
+    return false;
   }
 
   setInteractive(interactive) {
@@ -210,7 +211,6 @@ export class Figure extends FigureFrame {
     if (!this.#draining) this.#drain();
   }
 
-  /** True while a request with this key waits to be sent. */
   pending(key) {
     return this.#queue.some((item) => item.key === key);
   }
@@ -220,9 +220,9 @@ export class Figure extends FigureFrame {
     while (this.#queue.length) {
       const { fn, kwargs } = this.#queue.shift();
       try {
-        this.showState(await runtime.call(this.name, fn, kwargs(this.state)));
+        this.showState(await runtime.call(`tutor.widgets.${this.name}`, fn, kwargs(this.state)));
       } catch (error) {
-        this.showError(readableError(error));
+        this.showError(error.message); // Python's message (a PythonCallError), or why the call could not run
       }
     }
     this.#draining = false;

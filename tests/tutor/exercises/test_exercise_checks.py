@@ -20,6 +20,7 @@ import pytest
 from pymdownx.superfences import SuperFencesException
 
 from site_scripts.hooks import lesson_numbers, runnable_fence
+from tutor import session
 
 REPO = Path(__file__).resolve().parents[3]
 DOCS = REPO / "docs"
@@ -92,17 +93,19 @@ def test_solution_replaces_the_starter_and_hints_are_given(name):
     assert len(exercise["hints"]) >= 2
 
 
-def test_report_prints_one_json_line_and_turns_errors_into_messages():
-    namespace = {"relu": lambda value: 1 / 0}  # a reader's relu that crashes
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        importlib.import_module("tutor.exercises").report("relu", namespace)
-    lines = printed.getvalue().splitlines()
-    assert len(lines) == 1
-    report = json.loads(lines[0])
-    assert report["exercise"] == "relu"
-    assert [result["passed"] for result in report["results"]] == [False] * 3
-    assert report["results"][0]["message"] == "Your code raised ZeroDivisionError: division by zero"
+def test_the_page_gets_the_results_through_the_one_call_with_its_namespace():
+    """runtime.call("tutor.exercises", "results", {name}, {page}) as the worker makes it: the checks see
+    the page's namespace, and an error of the reader's code becomes a message, not a traceback."""
+    session.fresh_namespace("exercise-test-page")["relu"] = lambda value: 1 / 0  # a reader's relu that crashes
+    answer = json.loads(session.call("tutor.exercises", "results", json.dumps({"name": "relu"}),
+                                     page="exercise-test-page"))
+    assert answer["ok"] is True
+    assert [result["passed"] for result in answer["value"]] == [False] * 3
+    assert answer["value"][0]["message"] == "Your code raised ZeroDivisionError: division by zero"
+    unknown = json.loads(session.call("tutor.exercises", "results", json.dumps({"name": "no_such"}),
+                                      page="exercise-test-page"))
+    assert unknown == {"ok": False, "type": "ValueError", "message": "there is no exercise named 'no_such'",
+                       "traceback": unknown["traceback"]}
 
 
 def test_missing_name_gets_a_message():

@@ -4,7 +4,7 @@
 // Storage that is full, turned off or refused never throws: saving then reports false and reading
 // finds no progress (site-storage.mjs).
 // What it is not: the exercise's buttons or messages (exercises.mjs shows them).
-import { SITE_PATH, readRecord, writeItem } from "../storage/site-storage.mjs";
+import { SITE_PATH, readRecord, writeItem } from "./site-storage.mjs";
 
 const KEY_PREFIX = "lesson-exercise:";
 

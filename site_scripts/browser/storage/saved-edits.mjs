@@ -4,8 +4,8 @@
 // so a page can tell when the lesson changed after the edit was made; and one to forget every
 // edit made on this site. Storage that is full, turned off or refused never throws: saving then
 // reports false and reading finds nothing (site-storage.mjs).
-// What it is not: the block's editor or its messages (blocks.mjs shows them).
-import { SITE_PATH, forgetItem, forgetItemsStartingWith, readRecord, writeItem } from "../storage/site-storage.mjs";
+// What it is not: the block's editor or its messages (blocks/block.mjs shows them).
+import { SITE_PATH, forgetItem, forgetItemsStartingWith, readRecord, writeItem } from "./site-storage.mjs";
 
 const KEY_PREFIX = "lesson-edit:";
 

@@ -8,8 +8,8 @@
 // false, reading finds nothing.
 // What it is not: the editor, the banner or the runtime (they call these functions; the runtime is
 // the one that follows another tab's change).
-import { editRecord, editText } from "../blocks/saved-edits.mjs";
-import { SITE_PATH, forgetItem, readItem, readRecord, writeItem } from "../storage/site-storage.mjs";
+import { editRecord, editText } from "./saved-edits.mjs";
+import { SITE_PATH, forgetItem, readItem, readRecord, writeItem } from "./site-storage.mjs";
 
 const ACTIVE_KEY = `lesson-engine:active:${SITE_PATH}`;
 const DRAFT_KEY = `lesson-engine:draft:${SITE_PATH}`;

@@ -1,0 +1,288 @@
+// block.mjs: one runnable block on the page: its buttons, editor, status line and output.
+// What it is: a Block gives a <div class="runnable"> (written by the runnable_fence hook) a group role
+// named "Python: <title>" (or "Python block N"), the buttons Run, Reset, Stop and Restart Python, a
+// status line and an output log; Ctrl+Enter or Shift+Enter runs it. The CodeMirror editor is imported
+// only when the reader clicks or focuses the code, runs it, or comes back to a block they edited
+// before. Edits are saved in the browser (storage/saved-edits.mjs) and restored on the next visit,
+// with a notice when the lesson's own code changed since. A run's "graph" output items (from
+// show(value)) become figures under the output log, in order (shown_graph.mjs, loaded on first use);
+// running the block again clears them.
+// What it is not: the order of runs (page-runs.mjs decides it) or Python (runtime.mjs runs the code,
+// tutor/session.py caps its output).
+import { runtime } from "../runtime/runtime.mjs";
+import { fingerprint, forgetEdit, saveEdit, savedEdit } from "../storage/saved-edits.mjs";
+import { button, loadEditor } from "../ui/ui.mjs";
+import { loadFailure } from "../offline/register.mjs";
+
+const SHOWN_GRAPH_URL = new URL("../../tutor/widgets/shown_graph.mjs", import.meta.url);
+
+/** One runnable block: its controls, editor, status line and output. */
+export class Block {
+  editor = null;
+  editorOpening = null; // the promise of the editor being mounted, once asked for
+  state = "idle";
+  stateBeforeRestoring = "idle";
+  pendingOutput = [];
+  flushScheduled = false;
+  lessonChanged = null; // the notice shown when the lesson's code changed after the reader's edit
+  lastResult = null; // how the last run ended: { ok, error?, stopped?, reported? }
+
+  /** The block `element` (number `number` on its page), run by `page` (a PageRuns);
+   *  onStorageFailed() is called when an edit cannot be saved. */
+  constructor(element, number, page, { onStorageFailed = () => {} } = {}) {
+    this.element = element;
+    this.number = number;
+    this.page = page;
+    this.onStorageFailed = onStorageFailed;
+    this.original = element.dataset.source ?? element.querySelector("pre")?.textContent ?? "";
+    this.saved = savedEdit(page.key, number);
+    const title = element.dataset.title;
+    this.label = title ? `Python: ${title}` : `Python block ${number}`;
+    this.filename = title ? `<${title}>` : `<block ${number}>`;
+    element.setAttribute("role", "group");
+    element.setAttribute("aria-label", this.label);
+    element.dataset.runs = "0";
+    element.runnableCode = () => this.code();
+
+    this.codeView = element.querySelector("pre");
+    this.codeView.tabIndex = 0;
+    this.codeView.addEventListener("click", () => this.openEditor({ focus: true }));
+    this.codeView.addEventListener("focus", () => this.openEditor({ focus: true }));
+
+    const bar = element.appendChild(document.createElement("div"));
+    bar.className = "runnable__bar";
+    this.runButton = button(bar, "Run", "runnable__run", () => this.page.request(this));
+    this.resetButton = button(bar, "Reset", "runnable__reset", () => this.reset());
+    this.stopButton = button(bar, "Stop", "runnable__stop", () => this.page.stop());
+    button(bar, "Restart Python", "runnable__restart", () => this.page.restartPython(this));
+    this.statusText = bar.appendChild(document.createElement("span"));
+    this.statusText.className = "runnable__status";
+    this.progress = bar.appendChild(document.createElement("progress"));
+    this.progress.max = 1;
+    this.progress.hidden = true;
+    this.progress.setAttribute("aria-label", "Python starting");
+
+    this.output = element.appendChild(document.createElement("div"));
+    this.output.className = "runnable__output";
+    this.output.setAttribute("role", "log");
+    this.output.setAttribute("aria-live", "polite");
+    this.output.setAttribute("aria-label", `Output of ${this.label}`);
+    this.figures = element.appendChild(document.createElement("div"));
+    this.figures.className = "runnable__figures";
+
+    element.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && (event.ctrlKey || event.metaKey || event.shiftKey) && !this.editor) {
+        event.preventDefault();
+        this.page.request(this);
+      }
+    });
+    const unsubscribe = runtime.onStatus(() => {
+      if (!element.isConnected && element.dataset.mounted === "true") unsubscribe?.();
+      else this.renderStatus();
+    });
+    this.setState("idle");
+    if (this.saved) this.showSavedEdit();
+    element.dataset.mounted = "true";
+  }
+
+  get busy() {
+    return this.state === "queued" || this.state === "running" || this.state === "restoring";
+  }
+
+  code() {
+    return this.editor ? this.editor.getCode() : this.saved?.code ?? this.original;
+  }
+
+  /** The reader edited this block on an earlier visit: show that code, and say if the lesson changed since. */
+  showSavedEdit() {
+    this.codeView.querySelector("code").textContent = this.saved.code; // plain until the editor mounts
+    this.openEditor({ focus: false });
+    if (this.saved.original !== fingerprint(this.original)) this.showLessonChanged();
+  }
+
+  showLessonChanged() {
+    const notice = document.createElement("div");
+    notice.className = "runnable__notice";
+    notice.setAttribute("role", "note");
+    notice.appendChild(document.createElement("p")).textContent = "The lesson's code for this block has "
+      + "changed since you edited it. Your version is shown; Reset replaces it with the lesson's new code.";
+    const original = document.createElement("pre");
+    original.className = "runnable__original";
+    original.setAttribute("aria-label", "The lesson's code for this block");
+    original.textContent = this.original;
+    original.hidden = true;
+    const compare = button(notice, "Show the original", "runnable__compare", () => {
+      original.hidden = !original.hidden;
+      compare.textContent = original.hidden ? "Show the original" : "Hide the original";
+      compare.setAttribute("aria-expanded", String(!original.hidden));
+    });
+    compare.setAttribute("aria-expanded", "false");
+    notice.appendChild(original);
+    this.element.prepend(notice);
+    this.lessonChanged = notice;
+  }
+
+  /** Import the editor bundle once and put an editor where the static code was. */
+  openEditor({ focus }) {
+    this.editorOpening ??= loadEditor().then(({ createEditor }) => {
+      // The editor loads asynchronously: a keyboard reader may have tabbed on meanwhile, and
+      // keeps their place; only a reader still on the code moves into the editor.
+      const readerOnCode = this.codeView.contains(document.activeElement);
+      const host = document.createElement("div");
+      host.className = "runnable__editor";
+      this.codeView.replaceWith(host);
+      this.editor = createEditor({
+        parent: host,
+        code: this.code(),
+        label: `${this.label}, code (Escape then Tab leaves the editor)`,
+        onRun: () => this.page.request(this),
+        onChange: (code) => this.remember(code),
+      });
+      return readerOnCode;
+    }).catch((error) => {
+      this.editorOpening = null;
+      this.statusText.textContent = `The editor could not load (${error.message}); the code still runs.`;
+    });
+    if (focus) this.editorOpening.then((readerOnCode) => { if (readerOnCode) this.editor?.focus(); });
+    return this.editorOpening;
+  }
+
+  /** Save the reader's code for the next visit (or forget it once it is the lesson's code again). */
+  remember(code) {
+    if (code === this.original) {
+      this.forget();
+      return;
+    }
+    this.saved = { code, original: fingerprint(this.original) };
+    if (!saveEdit(this.page.key, this.number, code, this.original)) this.onStorageFailed();
+  }
+
+  forget() {
+    forgetEdit(this.page.key, this.number);
+    this.saved = null;
+  }
+
+  reset() {
+    const showedEdit = this.saved !== null;
+    this.forget();
+    this.lessonChanged?.remove();
+    this.lessonChanged = null;
+    if (this.editor) this.editor.setCode(this.original);
+    else if (showedEdit) this.codeView.querySelector("code").textContent = this.original;
+    if (!this.busy) this.clearOutput();
+  }
+
+  async execute(pageKey, code, fresh) {
+    this.clearOutput();
+    this.openEditor({ focus: false });
+    const result = await runtime.run({
+      page: pageKey, code, fresh, filename: this.filename,
+      onStart: () => this.setState("running"),
+      onOutput: (stream, text) => this.write(stream, text),
+    });
+    this.finish(result);
+    return result;
+  }
+
+  /** Show how a run ended; a Python traceback already arrived on stderr, other errors are shown here. */
+  finish(result) {
+    this.lastResult = result;
+    if (!result.ok && !result.reported) this.write(result.stopped ? "note" : "stderr", `${result.error}\n`);
+    this.flushOutput();
+    this.element.dataset.runs = String(Number(this.element.dataset.runs) + 1);
+    this.setState(result.ok ? "done" : result.stopped ? "stopped" : "error");
+  }
+
+  /** A remark of the page's own (not the code's output) at the end of the output. */
+  note(text) {
+    this.write("note", `${text}\n`);
+  }
+
+  /** A note that starts the output afresh (unless a run is filling it). */
+  startNote(text) {
+    if (!this.busy) this.clearOutput();
+    this.note(text);
+  }
+
+  beginRestoring(text) {
+    this.note(text);
+    if (this.busy) return; // a run of this block is already queued: it shows its own state
+    this.stateBeforeRestoring = this.state;
+    this.setState("restoring");
+  }
+
+  endRestoring(text = "") {
+    if (text) this.note(text);
+    if (this.state === "restoring") this.setState(this.stateBeforeRestoring);
+  }
+
+  setState(state) {
+    this.state = state;
+    this.element.dataset.state = state;
+    this.element.setAttribute("aria-busy", String(this.busy));
+    this.stopButton.disabled = !this.busy;
+    this.renderStatus();
+  }
+
+  renderStatus() {
+    const { state, message, progress } = runtime.status;
+    const starting = state === "starting" || (state === "error" && this.state !== "done");
+    this.progress.hidden = state !== "starting";
+    if (progress !== null) this.progress.value = progress;
+    this.statusText.textContent = starting ? message : BLOCK_STATUS[this.state];
+  }
+
+  clearOutput() {
+    this.output.replaceChildren();
+    this.figures.replaceChildren();
+    this.pendingOutput = [];
+  }
+
+  write(stream, text) {
+    this.pendingOutput.push([stream, text]);
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    requestAnimationFrame(() => this.flushOutput());
+  }
+
+  /** Append what arrived since the last frame, as text (never as HTML), one span per stream change. */
+  flushOutput() {
+    this.flushScheduled = false;
+    for (const [stream, text] of this.pendingOutput) {
+      if (stream === "graph") {
+        this.showGraph(text);
+        continue;
+      }
+      const last = this.output.lastElementChild;
+      if (last?.dataset.stream === stream) last.append(text);
+      else {
+        const piece = this.output.appendChild(document.createElement("span"));
+        piece.dataset.stream = stream;
+        piece.className = `runnable__${stream}`;
+        piece.textContent = text;
+      }
+    }
+    this.pendingOutput = [];
+  }
+
+  /** Draw a graph that show() sent (JSON) after the figures before it; its module loads on first use. */
+  showGraph(json) {
+    const place = this.figures.appendChild(document.createElement("div"));
+    import(SHOWN_GRAPH_URL.href)
+      .then(({ shownGraph }) => place.replaceWith(shownGraph(json)))
+      .catch((error) => {
+        place.className = "runnable__stderr";
+        place.textContent = loadFailure("The drawing of this graph", error);
+      });
+  }
+}
+
+const BLOCK_STATUS = {
+  idle: "",
+  queued: "Waiting for Python…",
+  running: "Running…",
+  restoring: "Restoring earlier definitions…",
+  done: "",
+  error: "Finished with an error",
+  stopped: "Stopped",
+};

@@ -1,0 +1,20 @@
+// ui.mjs: small helpers every part of the lesson's page UI shares.
+// What it is: button(), the one way the blocks, the exercises and the engine editor and banner make
+// a button (Material's look, one size and outline for all: class "lesson-button" in blocks.css), and
+// loadEditor(), the CodeMirror bundle imported once, on first use, for the blocks and the engine editor.
+// What it is not: a component library; each part builds its own layout with these two.
+const EDITOR_URL = new URL("../../../vendor/codemirror/editor.mjs", import.meta.url);
+
+let editorBundle = null;
+/** The CodeMirror bundle ({ createEditor }), imported once. */
+export const loadEditor = () => (editorBundle ??= import(EDITOR_URL.href));
+
+/** A Material-styled <button> named `name`, appended to `parent`, calling `onClick` when pressed. */
+export function button(parent, name, className, onClick) {
+  const element = parent.appendChild(document.createElement("button"));
+  element.type = "button";
+  element.className = `md-button lesson-button ${className}`;
+  element.textContent = name;
+  element.addEventListener("click", onClick);
+  return element;
+}
