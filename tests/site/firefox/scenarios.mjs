@@ -22,6 +22,8 @@ function recordInPage() {
   Object.defineProperty(window, "__lessonSeen", { value: seen });
   document.addEventListener("securitypolicyviolation", (event) =>
     seen.violations.push(`${event.effectiveDirective} blocked ${event.blockedURI} (${event.sourceFile || location.href})`));
+  addEventListener("error", (event) => seen.violations.push(`uncaught in the page: ${event.message} (${event.filename}:${event.lineno})`));
+  addEventListener("unhandledrejection", (event) => seen.violations.push(`unhandled rejection in the page: ${event.reason?.stack ?? event.reason}`));
   new MutationObserver(() => {
     const text = document.querySelector(".lesson-offline-status")?.textContent;
     if (text && seen.statusTexts.at(-1) !== text) seen.statusTexts.push(text);
@@ -197,6 +199,7 @@ async function editedEngine(page, base) {
   await page.keyboard.up("Control");
   await page.keyboard.type(engine.firstLine);
   await page.keyboard.press("Enter");
+  await waitUntil(page, (element, line) => element.engineEditor.editor.getCode().startsWith(`${line}\n`), [editor, engine.firstLine]);
   await press(page, editor, "Use this engine");
   const applied = await waitUntil(page, (element) => element.getAttribute("aria-busy") === "false"
     && [...element.querySelectorAll("[role=status]")].map((status) => status.textContent.trim())
@@ -252,11 +255,11 @@ try {
   beforeLeaving = () => collectViolations();
   const problem = (text) => (result.problems[current] ??= []).push(text);
   page.on("console", (message) => { if (message.type() === "error") problem(`console: ${message.text()}`); });
-  page.on("pageerror", (error) => problem(`page error: ${error.message ?? error}`));
+  page.on("pageerror", (error) => problem(`page error: ${error.message ?? error}${error.stack ? ` at ${String(error.stack).split("\n").slice(0, 3).join(" / ")}` : ""}`));
   const collectViolations = async () => {
     const seen = await page.evaluate(() => ({ violations: window.__lessonSeen?.violations.splice(0) ?? [],
       statusTexts: window.__lessonSeen?.statusTexts.splice(0) ?? [] })).catch(() => ({ violations: [], statusTexts: [] }));
-    for (const violation of seen.violations) problem(`CSP: ${violation}`);
+    for (const violation of seen.violations) problem(violation.startsWith("u") ? violation : `CSP: ${violation}`);
     result.statusTexts.push(...seen.statusTexts);
   };
   const scenarios = [
@@ -274,13 +277,14 @@ try {
   for (const [name, scenario, base] of scenarios) {
     if (config.only && !config.only.includes(name)) continue;
     current = name;
+    const started = Date.now();
     try {
       result.scenarios[name] = await scenario(page, base);
     } catch (error) {
       result.scenarios[name] = { error: String(error.stack || error) };
     }
     await collectViolations();
-    process.stderr.write(`firefox: ${name} done\n`);
+    process.stderr.write(`firefox: ${name} took ${Math.round((Date.now() - started) / 1000)} s\n`);
   }
 } finally {
   await browser.close();
