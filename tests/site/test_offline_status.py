@@ -46,12 +46,13 @@ def statuses_seen(page):
 
 def test_the_footer_counts_the_offline_copy_up_and_says_when_it_is_saved(page, site_url, page_errors):
     page.add_init_script(RECORD_STATUS)
-    open_lesson(page, site_url, "checking/")
-    page.mouse.click(5, 300)  # a reader's touch: the page is not reloaded for isolation under the test
+    open_lesson(page, site_url, "")  # the home page: no Python starts, so nothing is saved yet
     page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=PYTHON_TIMEOUT_MS)
+    expect(status_line(page)).to_contain_text(NOT_SAVED)
+
+    open_lesson(page, site_url, "checking/")
     first = block(page, 1)
     set_code(first, "print('hello')")
-    expect(status_line(page)).to_contain_text(NOT_SAVED)
 
     assert run_block(first) == "hello\n"
     expect(status_line(page)).to_have_text(SAVED, timeout=PYTHON_TIMEOUT_MS)
@@ -89,8 +90,10 @@ def test_offline_a_graph_module_not_saved_yet_gets_a_plain_message(page, site_ur
 def test_the_offline_copy_lists_every_module_a_page_or_show_may_load(built_site):
     text = (built_site / "service-worker.js").read_text(encoding="utf-8")
     build = json.loads(re.search(r"^const BUILD = (\{.*?^\});$", text, re.S | re.M).group(1))
-    modules = [f"assets/lesson/browser/{path.relative_to(REPO / 'site_scripts' / 'browser').as_posix()}"
+    bundled = {"editor/editor.mjs": "assets/vendor/codemirror/editor.mjs"}  # the editor, bundled with CodeMirror
+    sources = [path.relative_to(REPO / "site_scripts" / "browser").as_posix()
                for path in (REPO / "site_scripts" / "browser").rglob("*.mjs")]
+    modules = [bundled.get(source, f"assets/lesson/browser/{source}") for source in sources]
     modules += [f"assets/lesson/tutor/widgets/{path.name}" for path in (REPO / "site_scripts" / "tutor" / "widgets").glob("*.mjs")]
     assert "assets/lesson/tutor/widgets/shown_graph.mjs" in modules
     assert sorted(set(modules) - set(build["files"])) == []

@@ -12,6 +12,8 @@ lesson page:
 What it is not: a test of iOS Safari (test_webkit.py drives Safari's engine on the desktop) or of
 the phone layout's looks.
 """
+import re
+
 import pytest
 
 from helpers import PYTHON_TIMEOUT_MS, UI_TIMEOUT_MS, wait_blocks_mounted
@@ -31,7 +33,8 @@ TARGETS = """() => {
     return box.width > 0 && box.height > 0 && style.visibility !== "hidden" && !element.closest("[hidden], [inert]");
   };
   const inProse = (element) => element.matches("a") && element.closest("p, li, td, dd, figcaption, .admonition")
-    && !element.closest("nav, .md-nav, .md-header, .md-footer, .md-tabs");
+    && !element.closest("nav, .md-nav, .md-header, .md-footer, .md-tabs")
+    || element.matches(".md-copyright a");  // "Made with Material for MkDocs": a link in a sentence
   const selectors = "button, input:not([type=hidden]), select, summary, [role=button], [role=tab], [role=slider], "
     + "[role=radio], [role=checkbox], a[href], label[for]";
   return [...document.querySelectorAll(selectors)]
@@ -60,7 +63,7 @@ OVERFLOW = """() => {
   }
   for (const [index, block] of [...document.querySelectorAll("div.runnable")].entries()) {
     if (outside(block)) problems.push(`block ${index + 1} is wider than its column`);
-    for (const code of block.querySelectorAll("pre, .cm-scroller")) {
+    for (const code of block.querySelectorAll("pre, pre > code, .cm-scroller")) {
       const scrolls = ["auto", "scroll"].includes(getComputedStyle(code).overflowX);
       if (code.scrollWidth > code.clientWidth + 1 && !scrolls) problems.push(`block ${index + 1}: long code does not scroll`);
       if (outside(code)) problems.push(`block ${index + 1}: its code is wider than the block`);
@@ -113,7 +116,7 @@ def test_some_code_is_wider_than_a_phone_and_scrolls_inside_its_block(phone_page
     for path in lesson_pages(built_site):
         open_phone_page(phone_page, site_url, path)
         widest = max(widest, phone_page.evaluate(
-            "() => Math.max(0, ...[...document.querySelectorAll('div.runnable pre')].map(p => p.scrollWidth - p.clientWidth))"))
+            "() => Math.max(0, ...[...document.querySelectorAll('div.runnable pre > code')].map(c => c.scrollWidth - c.clientWidth))"))
     assert widest > 50
 
 
@@ -135,11 +138,16 @@ def test_every_figure_works_by_touch(phone_page, site_url, built_site, name, pag
     open_phone_page(phone_page, site_url, figure_page(built_site, name))
     figure = phone_page.get_by_role("group", name=TITLES[name], exact=True)
     figure.scroll_into_view_if_needed()  # Python starts when a figure nears the view
-    control = figure.locator("button:not([aria-disabled=true]), input[type=radio]").first
+    # A control that changes something: a radio not chosen yet, a button other than Reset, else a slider.
+    radios = figure.locator("input[type=radio]:not(:checked)")
+    buttons = figure.locator("button").filter(has_not_text=re.compile(r"^\s*Reset\s*$"))
+    control = (radios if radios.count() else buttons if buttons.count() else figure.locator("input[type=range]")).first
     control.wait_for()
-    phone_page.wait_for_function("element => !element.disabled", arg=control.element_handle(), timeout=PYTHON_TIMEOUT_MS)
+    phone_page.wait_for_function("element => !element.disabled && element.getAttribute('aria-disabled') !== 'true'",
+                                 arg=control.element_handle(), timeout=PYTHON_TIMEOUT_MS)
     before = figure.inner_html()
-    control.tap()
+    box = control.bounding_box()
+    control.tap(position={"x": box["width"] * 0.9, "y": box["height"] / 2})  # a slider's tap moves its thumb there
     phone_page.wait_for_function("([element, before]) => element.getAttribute('aria-busy') === 'false'"
                                  " && element.innerHTML !== before", arg=[figure.element_handle(), before],
                                  timeout=PYTHON_TIMEOUT_MS)
