@@ -184,6 +184,8 @@ class WebKitReader:
         figure_settings = settings["figure"]
         self.open(base + figure_settings["page"])
         figure = self.driver.find_element(By.CSS_SELECTOR, f'[data-widget="{figure_settings["name"]}"]')
+        # As a reader would, and Python starts only when a figure nears the view: its button is enabled after that.
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", figure)
         self.press(figure, figure_settings["button"])
         readout = self.wait("const shown = arguments[0].querySelector(`[data-readout=\"${arguments[1]}\"]`);"
                             "return arguments[0].getAttribute('aria-busy') === 'false' && shown?.textContent.trim()",
