@@ -2,7 +2,8 @@
 
 What it is: after each build it writes, under the site folder,
   assets/vendor/pyodide/     Pyodide's core files from node_modules/pyodide
-  assets/vendor/katex/       KaTeX (ES module minified by esbuild, CSS, woff2 fonts)
+  assets/vendor/katex/       KaTeX's CSS and woff2 fonts (formulas.py typesets at build time:
+                             pages load no KaTeX script)
   assets/vendor/codemirror/editor.mjs  site_scripts/browser/editor/editor.mjs bundled by esbuild
   assets/vendor/d3/contours.mjs        site_scripts/browser/d3/contours.mjs (d3-contour) bundled by esbuild
   assets/wheels/             the `tinygrad` and `tutor` wheels built here with zipfile, and
@@ -44,7 +45,7 @@ def on_config(config):
     """Stop early, with a clear message, when the vendored inputs are not installed."""
     missing = [str(path.relative_to(REPO)) for path in
                [NODE_MODULES / "pyodide" / name for name in PYODIDE_FILES]
-               + [NODE_MODULES / "katex" / "dist" / "katex.mjs", ESBUILD, ENGINE]
+               + [NODE_MODULES / "katex" / "dist" / "katex.min.css", ESBUILD, ENGINE]
                if not path.exists()]
     if missing:
         raise PluginError(f"vendor.py: missing {', '.join(missing)}; {SETUP_HINT}")
@@ -77,9 +78,8 @@ def copy_files(source, destination, names):
 
 
 def vendor_katex(destination):
-    """KaTeX's ES module (minified), its CSS and the woff2 fonts every current browser uses."""
+    """KaTeX's CSS and the woff2 fonts every current browser uses (its script runs only at build time)."""
     dist = NODE_MODULES / "katex" / "dist"
-    bundle(dist / "katex.mjs", destination / "katex.mjs")
     copy_files(dist, destination, ["katex.min.css"])
     fonts = sorted(font.name for font in (dist / "fonts").glob("*.woff2"))
     copy_files(dist / "fonts", destination / "fonts", fonts)
