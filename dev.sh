@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The project's commands. Each one installs what it needs first.
 #   ./dev.sh serve   build the site and serve it at http://127.0.0.1:8000
-#   ./dev.sh test    run the whole test suite (engine, engine in Pyodide, site in Chromium)
+#   ./dev.sh test    run the whole test suite (engine, engine in Pyodide, site in Chromium, Firefox, WebKit)
 #   ./dev.sh bench   build the site, drive Chromium and print the benchmark table (options: --quick ...)
 #   ./dev.sh build   only build the site into site/ (SITE_URL sets its address; used to publish it)
 set -euo pipefail
@@ -33,9 +33,19 @@ install_site() {
 install_tests() {
   install_site
   .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-dev.txt
+  local missing=()
   if [ -z "${CHROMIUM:-}" ] && [ ! -x /usr/bin/chromium ] && ! command -v chromium >/dev/null \
-     && ! command -v google-chrome >/dev/null && as_root; then
-    apt_install chromium
+     && ! command -v google-chrome >/dev/null; then
+    missing+=(chromium)
+  fi
+  # The other engines (tests/site/test_firefox.py, test_webkit.py): Firefox ESR, driven over WebDriver
+  # BiDi by npm's puppeteer-core, and WebKitGTK's MiniBrowser with its WebDriver, run under Xvfb.
+  [ -x /usr/bin/firefox-esr ] || missing+=(firefox-esr)
+  [ -x /usr/bin/WebKitWebDriver ] || missing+=(webkit2gtk-driver)
+  command -v Xvfb >/dev/null || missing+=(xvfb)
+  # Without root the tests of a missing browser skip (and fail under CI=true), saying what to install.
+  if [ ${#missing[@]} -gt 0 ] && as_root; then
+    apt_install "${missing[@]}"
   fi
 }
 

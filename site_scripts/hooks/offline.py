@@ -2,8 +2,8 @@
 
 What it is: after every build (and after the other hooks, whose files it must see) it
   - copies site_scripts/server/serve.py to the site root, so every copy of the site carries its server;
-  - lists every built file with its SRI sha256 and writes that list, with a build version derived
-    from it, into the service worker it copies to the site root (root scope = it controls every page);
+  - lists every built file with its SRI sha256 (and its size, for the copy's progress) and writes that
+    list, with a build version derived from it, into the service worker it copies to the site root (root scope = it controls every page);
   - zips the site into downloads/CLASSROOM_ZIP, the classroom bundle a teacher unzips and starts
     with `python3 serve.py`.
 What it is not: the service worker's behaviour (site_scripts/browser/offline/service-worker.js) nor the server
@@ -56,7 +56,8 @@ def write_service_worker(source, site_dir, files):
     text = source.read_text(encoding="utf-8")
     if text.count(BUILD_LINE) != 1:
         raise ValueError(f"{source} must contain the line {BUILD_LINE!r} exactly once; the build fills it in")
-    build = json.dumps({"version": build_version(files), "files": files}, indent=1, sort_keys=True)
+    sizes = {path: (site_dir / path).stat().st_size for path in files}
+    build = json.dumps({"version": build_version(files), "files": files, "bytes": sizes}, indent=1, sort_keys=True)
     (site_dir / WORKER_NAME).write_text(text.replace(BUILD_LINE, f"const BUILD = {build};"), encoding="utf-8")
 
 

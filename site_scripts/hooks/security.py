@@ -3,8 +3,8 @@
 What it is: after each page (and each HTML template, such as 404.html) is rendered, it writes a
 `<meta http-equiv="Content-Security-Policy">` at the top of <head>, right after the charset, so the
 policy covers everything the page loads after it. The policy allows the site's own files only
-('self'), nothing from any other origin, no eval, no plugins, and of inline code only the few
-scripts Material's own template writes into every page, each allowed by the sha256 of its exact
+('self'), nothing from any other origin, no eval, no plugins, frames or media, and of inline code
+only the few scripts Material's own template writes into every page, each allowed by the sha256 of its exact
 text, computed here from the page as built. The page itself compiles no WebAssembly (Pyodide runs
 in a worker), so it needs no 'wasm-unsafe-eval'. A page whose
 HTML holds something the policy would silently block (an inline event handler such as onclick=,
@@ -23,7 +23,11 @@ from mkdocs.exceptions import PluginError
 
 # Source lists per directive; the inline scripts' hashes are added to script-src per page.
 POLICY = {
-    "default-src": ["'none'"],                 # anything not listed below is refused
+    # Firefox prefetches the <link rel="next"> Material puts in every page (its n/. key follows that
+    # link) and checks that prefetch against default-src, the only directive it has for it: 'none'
+    # logged a violation on every page. So the default is the site itself, and every other kind of
+    # load that would fall back to it is listed below, frames and media as 'none'.
+    "default-src": ["'self'"],
     "script-src": ["'self'"],                  # the site's scripts and modules, plus hashes below
     # Stylesheets and <style> elements: the CodeMirror editor writes its theme into a <style> element at
     # run time (style-mod does so on a document). A nonce protects nothing on a static site and a hash
@@ -37,6 +41,9 @@ POLICY = {
     "worker-src": ["'self'"],                  # the Python worker, the search worker, the service worker
     "manifest-src": ["'self'"],
     "object-src": ["'none'"],
+    "frame-src": ["'none'"],                   # the lesson embeds no frames...
+    "child-src": ["'none'"],
+    "media-src": ["'none'"],                   # ...and no audio or video
     "base-uri": ["'self'"],
     "form-action": ["'self'"],
 }

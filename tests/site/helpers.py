@@ -288,3 +288,59 @@ def run_then_stop(block_locator, code="while True:\n    pass"):
     wait_running(block_locator)
     press(block_locator, "Stop")
     wait_run_finished(block_locator, runs_before)
+
+
+# ---- Other browsers: Firefox ESR (puppeteer-core over WebDriver BiDi) and WebKitGTK (Selenium) ----
+
+FIREFOX = "/usr/bin/firefox-esr"
+WEBKIT_DRIVER = "/usr/bin/WebKitWebDriver"
+MINIBROWSER = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser"
+OTHER_BROWSER_FILES = {  # what each engine needs, and the Debian package that installs it
+    "firefox": [(FIREFOX, "firefox-esr"), (REPO / "node_modules" / "puppeteer-core", "npm puppeteer-core")],
+    "webkit": [(WEBKIT_DRIVER, "webkit2gtk-driver"), (MINIBROWSER, "webkit2gtk-driver"), ("/usr/bin/Xvfb", "xvfb")],
+}
+SNAPSHOT_PATH = "assets/snapshot/python-snapshot.bin"
+SERVICE_WORKER_PATH = "service-worker.js"
+
+
+def require_browser(name):
+    """Skip (by hand) or fail (under CI=true) when engine `name`'s files are missing, saying what to install."""
+    import pytest
+    missing = sorted({package for path, package in OTHER_BROWSER_FILES[name] if not Path(path).exists()})
+    if missing:
+        message = f"{name} is not installed: run ./dev.sh test (installs {', '.join(missing)})"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+@contextlib.contextmanager
+def serve_hiding(directory, hidden):
+    """Serve `directory` on a free port of 127.0.0.1, answering 404 for the site paths in `hidden` (as if the
+    build had not written them); yields the base URL. Used to force Python's plain start (no snapshot)."""
+    import functools
+    import http.server
+    import threading
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                          ".mjs": "text/javascript", ".wasm": "application/wasm"}
+
+        def do_GET(self):
+            if self.path.split("?")[0].lstrip("/") in hidden:
+                self.send_error(404)
+            else:
+                super().do_GET()
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(directory)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+

@@ -14,6 +14,7 @@
 import { runtime } from "../runtime/runtime.mjs";
 import { fingerprint, forgetEdit, saveEdit, savedEdit } from "../storage/saved-edits.mjs";
 import { button, loadEditor } from "../ui/ui.mjs";
+import { loadFailure } from "../offline/register.mjs";
 
 const SHOWN_GRAPH_URL = new URL("../../tutor/widgets/shown_graph.mjs", import.meta.url);
 
@@ -290,7 +291,7 @@ export class Block {
       .then(({ shownGraph }) => place.replaceWith(shownGraph(json)))
       .catch((error) => {
         place.className = "runnable__stderr";
-        place.textContent = `The graph could not be drawn: ${error.message}`;
+        place.textContent = loadFailure("The drawing of this graph", error);
       });
   }
 }

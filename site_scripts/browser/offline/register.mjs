@@ -7,7 +7,9 @@
 // load; a new build is shown from the next chapter they open), and asks for a new
 // build now and then, since instant navigation makes no page loads that would check for one. Once
 // Python has booted in the page, it asks the service worker to keep a copy of the whole lesson (Python
-// included), and marks <html data-offline="ready"> when that copy is complete.
+// included), shows in the footer how far that copy is ("Saving the lesson for offline use… 40%", then
+// "Saved for offline use") and marks <html data-offline="ready"> when it is complete. loadFailure()
+// words a module the page could not load.
 // What it is not: the service worker itself (service-worker.js), nor anything the lesson needs to run:
 // without service workers (file://, plain http from another machine, old browsers) Python still works,
 // just not offline and with Stop restarting Python instead of interrupting it.
@@ -71,17 +73,52 @@ async function register() {
   if (isolationPending && registration.active && !controlled) reloadWhenSafe("isolation");
 }
 
+// Where the offline copy stands, in words; shown in every page's footer (a polite status line).
+const OFFLINE_TEXT = {
+  "not-precached": () => "Not saved for offline use yet: it is saved once a block or a figure has run.",
+  "precache-progress": ({ percent }) => `Saving the lesson for offline use… ${percent}%`,
+  precached: () => "Saved for offline use",
+  "precache-failed": ({ message }) => `Saving for offline use stopped (${message}); it is tried again when Python next starts.`,
+};
+let offlineText = "";
+
+function showOfflineStatus() {
+  const footer = document.querySelector(".md-footer-meta__inner");
+  if (!footer || !offlineText) return;
+  let line = footer.querySelector(".lesson-offline-status");
+  if (!line) {
+    line = footer.appendChild(document.createElement("p"));
+    line.className = "md-copyright lesson-offline-status";
+    line.setAttribute("role", "status");
+  }
+  if (line.textContent !== offlineText) line.textContent = offlineText;
+}
+
 // Only a reader who used Python pays for the offline copy of it (about 21 MB).
 function precacheOncePythonRan() {
   navigator.serviceWorker.addEventListener("message", ({ data }) => {
-    if (data?.type === "precached") document.documentElement.dataset.offline = "ready";
+    if (!(data?.type in OFFLINE_TEXT)) return;
+    if (data.type === "precached") document.documentElement.dataset.offline = "ready";
+    offlineText = OFFLINE_TEXT[data.type](data);
+    showOfflineStatus();
   });
+  globalThis.document$?.subscribe(showOfflineStatus);  // instant navigation replaces the footer
+  navigator.serviceWorker.ready.then((registration) => registration.active?.postMessage({ type: "offline-status" }));
   let asked = false;
   runtime.onStatus(({ state }) => {
     if (state !== "ready" || asked) return;
     asked = true;
     navigator.serviceWorker.ready.then((registration) => registration.active?.postMessage({ type: "precache" }));
   });
+}
+
+/** A plain message for a module the page could not load (a figure's view, show()'s graph): offline,
+ *  what the offline copy does not hold yet is "not saved for offline use yet", not a failed fetch. */
+export function loadFailure(what, error) {
+  if (navigator.onLine === false || (error instanceof TypeError && document.documentElement.dataset.offline !== "ready")) {
+    return `${what} is not saved for offline use yet: open the lesson once more while online and let it finish saving.`;
+  }
+  return `${what} could not be loaded: ${error.message}`;
 }
 
 export function registerOffline() {

@@ -4,7 +4,10 @@
    cache-first with a network fallback. Installing a first build downloads nothing, so a reader who only
    reads transfers no more than the pages they open; once Python has booted in a page, the page asks for
    a copy of every listed file (the Pyodide files then come from the browser's HTTP cache, not downloaded
-   twice) and is told when it is complete (message "precached"). A later build keeps the unchanged files
+   twice), hears how far the copy is (messages "precache-progress" with a percentage of the bytes, then
+   "precached", or "precache-failed"), and can ask where it stands ("offline-status"). The lesson's own
+   modules, styles and wheels are copied before the large Pyodide files, so a page that goes offline
+   half-way still has every module it or show() may load. A later build keeps the unchanged files
    of the older copy (matched by content hash) and, if that copy was complete, downloads the changed
    ones before it takes over. It also re-serves every response with
    COOP/COEP/CORP headers so that SharedArrayBuffer (needed to interrupt Python) works on hosts such as
@@ -52,20 +55,43 @@ async function olderCaches() {
   return Promise.all(names.map((name) => caches.open(name)));
 }
 
+// Files a page loads on demand come first (modules, styles, wheels, the snapshot), the large Pyodide
+// files last: the list is taken from its end.
+const LAST_FIRST = (path) => (path.startsWith("assets/vendor/pyodide/") ? 0 : 1);
+
+// Tell every page of this site how far the copy is.
+async function tellPages(message) {
+  for (const client of await self.clients.matchAll({ type: "window", includeUncontrolled: true })) {
+    client.postMessage(message);
+  }
+}
+
+let copying = null;  // the copy in progress, shared by every page that asks for it
+let copied = { done: 0, total: 1 };
+
 // Put every listed file in this build's cache: first those an older build's cache holds unchanged;
-// then, unless `reuseOnly`, download the rest and mark the copy complete.
+// then, unless `reuseOnly`, download the rest, reporting progress, and mark the copy complete.
 async function precacheBuild({ reuseOnly = false } = {}) {
   const cache = await caches.open(CACHE_NAME);
   const older = await olderCaches();
   const toDownload = [];
+  const size = (path) => BUILD.bytes?.[path] ?? 1;
+  copied = { done: 0, total: Object.keys(BUILD.files).reduce((sum, path) => sum + size(path), 0) || 1 };
   for (const path of Object.keys(BUILD.files)) {
-    if (await cache.match(cacheKey(path))) continue;
+    if (await cache.match(cacheKey(path))) { copied.done += size(path); continue; }
     let reused = null;
     for (const olderCache of older) reused = reused || (await olderCache.match(cacheKey(path)));
-    if (reused) await cache.put(cacheKey(path), reused);
+    if (reused) { await cache.put(cacheKey(path), reused); copied.done += size(path); }
     else toDownload.push(path);
   }
   if (reuseOnly) return;
+  toDownload.sort((a, b) => LAST_FIRST(a) - LAST_FIRST(b) || size(b) - size(a));
+  let percentShown = -1;
+  const report = () => {
+    const percent = Math.floor((100 * copied.done) / copied.total);
+    if (percent !== percentShown) tellPages({ type: "precache-progress", percent: (percentShown = percent) });
+  };
+  report();
   // The integrity check refuses a file from a half-finished deploy; the copy stays incomplete and the
   // next request for it (next install, or next page whose Python boots) tries again.
   const downloadNext = async () => {
@@ -73,10 +99,28 @@ async function precacheBuild({ reuseOnly = false } = {}) {
       const response = await fetch(new URL(path, SCOPE), { cache: "no-cache", integrity: BUILD.files[path] });
       if (!response.ok) throw new Error(`precaching ${path} failed: HTTP ${response.status}`);
       await cache.put(cacheKey(path), response);
+      copied.done += size(path);
+      report();
     }
   };
   await Promise.all(Array.from({ length: PARALLEL_DOWNLOADS }, downloadNext));
   await cache.put(COPY_COMPLETE, new Response(BUILD.version));
+}
+
+// One copy at a time; every page hears how it ends.
+function copyLesson() {
+  copying ??= precacheBuild()
+    .then(() => tellPages({ type: "precached" }))
+    .catch((error) => tellPages({ type: "precache-failed", message: error.message }))
+    .finally(() => { copying = null; });
+  return copying;
+}
+
+async function offlineStatus() {
+  const cache = await caches.open(CACHE_NAME);
+  if (await cache.match(COPY_COMPLETE)) return { type: "precached" };
+  if (copying) return { type: "precache-progress", percent: Math.floor((100 * copied.done) / copied.total) };
+  return { type: "not-precached" };
 }
 
 async function readerKeepsOfflineCopy() {
@@ -114,10 +158,11 @@ self.addEventListener("install", (event) => {
     .then(() => self.skipWaiting()));
 });
 
-// A page whose Python has booted asks for the whole lesson, Pyodide included, to be kept for offline use.
+// A page whose Python has booted asks for the whole lesson, Pyodide included, to be kept for offline use;
+// any page may ask where that copy stands.
 self.addEventListener("message", (event) => {
-  if (event.data?.type !== "precache") return;
-  event.waitUntil(precacheBuild().then(() => event.source?.postMessage({ type: "precached" })));
+  if (event.data?.type === "precache") event.waitUntil(copyLesson());
+  else if (event.data?.type === "offline-status") event.waitUntil(offlineStatus().then((status) => event.source?.postMessage(status)));
 });
 
 self.addEventListener("activate", (event) => {

@@ -99,7 +99,8 @@ class Runtime {
       if (this.#status.state === "ready" || this.#status.state === "running") this.#restart("crashed", details);
       else this.#failed(`the Python worker failed to load (${details})`);
     };
-    if (globalThis.crossOriginIsolated) {
+    // WebKitGTK isolates a page yet has no SharedArrayBuffer: there Stop replaces the worker, as elsewhere.
+    if (globalThis.crossOriginIsolated && typeof SharedArrayBuffer === "function") {
       this.#interrupt = new Int32Array(new SharedArrayBuffer(4));
       this.#worker.postMessage({ type: "interrupt-buffer", buffer: this.#interrupt });
     }

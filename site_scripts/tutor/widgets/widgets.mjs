@@ -7,6 +7,7 @@
 // What it is not: drawing (views, svg.mjs), Python (figure.mjs), or a list of figures: the models'
 // files are that list.
 import { Figure } from "./figure.mjs";
+import { loadFailure } from "../../browser/offline/register.mjs";
 
 const FIGURE_NAME = /^[a-z_][a-z0-9_]*$/;
 
@@ -29,6 +30,6 @@ async function mount(element) {
     const { mountView } = await import(new URL(`./${name}.mjs`, import.meta.url).href);
     new Figure(element, mountView);
   } catch (error) {
-    problem(`This figure could not be shown: ${error.message}`);
+    problem(loadFailure("This figure", error));
   }
 }

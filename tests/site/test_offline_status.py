@@ -1,0 +1,100 @@
+"""test_offline_status.py: the reader sees where the offline copy stands, and what it lacks (issue #19).
+
+What it is: Chromium tests with service workers allowed:
+  - before any Python ran, the footer says the lesson is not saved for offline use yet;
+  - once a block ran, it counts the copy up ("Saving the lesson for offline use… N%") and then says
+    "Saved for offline use", and a later page load says so at once;
+  - offline, a show() graph whose module is not saved yet says so in plain words (no failed fetch);
+  - the offline copy's list holds every ES module a page or show() may load (the lesson's browser
+    scripts and every figure view, shown_graph.mjs included).
+
+What it is not: the offline copy's own behaviour (cache-first, new builds, isolation: test_hosting.py).
+"""
+import json
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from helpers import PYTHON_TIMEOUT_MS, REPO, block, open_lesson, run_block, set_code, wait_output_contains
+
+NOT_SAVED = "Not saved for offline use yet"
+SAVING = re.compile(r"^Saving the lesson for offline use… \d{1,3}%$")
+SAVED = "Saved for offline use"
+# Every text the status line shows, in order (kept across reloads in sessionStorage).
+RECORD_STATUS = """
+new MutationObserver(() => {
+  const text = document.querySelector(".lesson-offline-status")?.textContent;
+  const seen = JSON.parse(sessionStorage.getItem("status-seen") || "[]");
+  if (text && seen.at(-1) !== text) sessionStorage.setItem("status-seen", JSON.stringify([...seen, text]));
+}).observe(document, { subtree: true, childList: true, characterData: true });
+"""
+
+
+@pytest.fixture
+def context_options():
+    return {"service_workers": "allow"}
+
+
+def status_line(page):
+    return page.locator("footer").get_by_role("status")
+
+
+def statuses_seen(page):
+    return page.evaluate("() => JSON.parse(sessionStorage.getItem('status-seen') || '[]')")
+
+
+def test_the_footer_counts_the_offline_copy_up_and_says_when_it_is_saved(page, site_url, page_errors):
+    page.add_init_script(RECORD_STATUS)
+    open_lesson(page, site_url, "")  # the home page: no Python starts, so nothing is saved yet
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=PYTHON_TIMEOUT_MS)
+    expect(status_line(page)).to_contain_text(NOT_SAVED)
+
+    open_lesson(page, site_url, "checking/")
+    first = block(page, 1)
+    set_code(first, "print('hello')")
+
+    assert run_block(first) == "hello\n"
+    expect(status_line(page)).to_have_text(SAVED, timeout=PYTHON_TIMEOUT_MS)
+    assert page.evaluate("document.documentElement.dataset.offline") == "ready"
+    seen = statuses_seen(page)
+    counted = [text for text in seen if SAVING.match(text)]
+    assert counted, seen
+    percents = [int(text.rsplit(" ", 1)[1].rstrip("%")) for text in counted]
+    assert percents == sorted(percents) and all(0 <= percent <= 100 for percent in percents), seen
+    assert seen.index(SAVED) > seen.index(counted[-1])
+
+    page.reload()  # a later visit: said at once, with no Python started
+    expect(status_line(page)).to_have_text(SAVED)
+    assert page_errors == []
+
+
+def test_offline_a_graph_module_not_saved_yet_gets_a_plain_message(page, site_url, page_errors):
+    page.context.route("**/service-worker.js", lambda route: route.abort())  # no offline copy at all
+    open_lesson(page, site_url, "checking/")
+    first = block(page, 1)
+    set_code(first, "from tinygrad import Value\nx = Value(2.0)\ny = x * x\nprint('built')")
+    assert run_block(first) == "built\n"
+    second = block(page, 2)
+    set_code(second, "show(y)")
+
+    page.context.set_offline(True)
+    second.get_by_role("button", name="Run", exact=True).click()
+    wait_output_contains(second, "Graph of")
+    message = second.locator(".runnable__figures")
+    expect(message).to_contain_text("is not saved for offline use yet", timeout=PYTHON_TIMEOUT_MS)
+    assert "Failed to fetch" not in message.inner_text()
+    assert page_errors == []
+
+
+def test_the_offline_copy_lists_every_module_a_page_or_show_may_load(built_site):
+    text = (built_site / "service-worker.js").read_text(encoding="utf-8")
+    build = json.loads(re.search(r"^const BUILD = (\{.*?^\});$", text, re.S | re.M).group(1))
+    bundled = {"editor/editor.mjs": "assets/vendor/codemirror/editor.mjs"}  # the editor, bundled with CodeMirror
+    sources = [path.relative_to(REPO / "site_scripts" / "browser").as_posix()
+               for path in (REPO / "site_scripts" / "browser").rglob("*.mjs")]
+    modules = [bundled.get(source, f"assets/lesson/browser/{source}") for source in sources]
+    modules += [f"assets/lesson/tutor/widgets/{path.name}" for path in (REPO / "site_scripts" / "tutor" / "widgets").glob("*.mjs")]
+    assert "assets/lesson/tutor/widgets/shown_graph.mjs" in modules
+    assert sorted(set(modules) - set(build["files"])) == []
+    assert all(build["bytes"][path] == (built_site / path).stat().st_size for path in modules)

@@ -1,0 +1,154 @@
+"""test_phones.py: the lesson on a phone: Chromium with a 375 × 740 touch viewport (issue #19).
+
+What it is: one touch context (Playwright's viewport, has_touch and is_mobile) per module, on every
+lesson page:
+  - no page scrolls sideways (the document is no wider than the screen);
+  - every figure fits its column, and so does every block, whose code scrolls inside the block;
+  - every tap target (buttons, form controls, the header's and navigation's links and labels) is at
+    least 24 × 24 CSS pixels, the WCAG 2.2 target size (links inside a sentence are exempt, as the
+    criterion allows);
+  - every figure works by touch: a tap on its first control changes what Python shows.
+
+What it is not: a test of iOS Safari (test_webkit.py drives Safari's engine on the desktop) or of
+the phone layout's looks.
+"""
+import re
+
+import pytest
+
+from helpers import PYTHON_TIMEOUT_MS, UI_TIMEOUT_MS, wait_blocks_mounted
+from test_figures import TITLES, figure_page
+from test_hosting import lesson_pages
+
+PHONE = {"viewport": {"width": 375, "height": 740}, "has_touch": True, "is_mobile": True,
+         "device_scale_factor": 2, "service_workers": "block"}
+MINIMUM_TARGET_PX = 24
+TOLERANCE_PX = 0.5  # sub-pixel rounding of layout
+
+# Everything a finger may need to hit, and is shown: controls of the page, not links inside prose.
+TARGETS = """() => {
+  const shown = (element) => {
+    const box = element.getBoundingClientRect();
+    const style = getComputedStyle(element);
+    return box.width > 0 && box.height > 0 && style.visibility !== "hidden" && !element.closest("[hidden], [inert]");
+  };
+  const inProse = (element) => element.matches("a") && element.closest("p, li, td, dd, figcaption, .admonition")
+    && !element.closest("nav, .md-nav, .md-header, .md-footer, .md-tabs")
+    || element.matches(".md-copyright a");  // "Made with Material for MkDocs": a link in a sentence
+  const selectors = "button, input:not([type=hidden]), select, summary, [role=button], [role=tab], [role=slider], "
+    + "[role=radio], [role=checkbox], a[href], label[for]";
+  return [...document.querySelectorAll(selectors)]
+    .filter((element) => shown(element) && !inProse(element) && !element.closest(".md-sidebar, .md-search"))
+    .map((element) => {
+      const box = element.getBoundingClientRect();
+      const name = (element.getAttribute("aria-label") || element.textContent || element.name || element.type || "").trim();
+      return { name: `${element.tagName.toLowerCase()} "${name.slice(0, 40)}"`, width: box.width, height: box.height };
+    });
+}"""
+
+# Figures and blocks that stick out of the article's column, and blocks whose long code does not scroll.
+OVERFLOW = """() => {
+  const column = document.querySelector(".md-content__inner").getBoundingClientRect();
+  const outside = (element) => {
+    const box = element.getBoundingClientRect();
+    return box.left < column.left - 0.5 || box.right > column.right + 0.5;
+  };
+  const problems = [];
+  for (const figure of document.querySelectorAll("[data-widget]")) {
+    if (outside(figure)) problems.push(`figure ${figure.dataset.widget} is wider than its column`);
+    for (const part of figure.querySelectorAll("svg, canvas, input, button, table")) {
+      if (outside(part)) problems.push(`figure ${figure.dataset.widget}: a ${part.tagName.toLowerCase()} sticks out`);
+    }
+    if (figure.scrollWidth > figure.clientWidth + 1) problems.push(`figure ${figure.dataset.widget} overflows inside`);
+  }
+  for (const [index, block] of [...document.querySelectorAll("div.runnable")].entries()) {
+    if (outside(block)) problems.push(`block ${index + 1} is wider than its column`);
+    for (const code of block.querySelectorAll("pre, pre > code, .cm-scroller")) {
+      const scrolls = ["auto", "scroll"].includes(getComputedStyle(code).overflowX);
+      if (code.scrollWidth > code.clientWidth + 1 && !scrolls) problems.push(`block ${index + 1}: long code does not scroll`);
+      if (outside(code)) problems.push(`block ${index + 1}: its code is wider than the block`);
+    }
+  }
+  return problems;
+}"""
+
+
+@pytest.fixture(scope="module")
+def phone(browser):
+    """One phone-sized touch context for the module; each test opens its own pages in it."""
+    context = browser.new_context(**PHONE)
+    context.set_default_timeout(UI_TIMEOUT_MS)
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def phone_page(phone, page_errors):
+    tab = phone.new_page()
+    tab.on("pageerror", lambda error: page_errors.append(str(error)))
+    yield tab
+    tab.close()
+
+
+def open_phone_page(tab, site_url, path):
+    tab.goto(site_url + path)
+    wait_blocks_mounted(tab)
+
+
+def test_no_page_scrolls_sideways_and_every_figure_and_block_fits_its_column(phone_page, site_url, built_site):
+    found = {}
+    for path in lesson_pages(built_site):
+        open_phone_page(phone_page, site_url, path)
+        if phone_page.locator("div.runnable").count():
+            phone_page.locator("div.runnable pre").first.tap()  # the editor mounts: its scroller is checked too
+            phone_page.locator("div.runnable .cm-scroller").first.wait_for()
+        width = phone_page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        problems = ([f"the page is {width[0]} px wide on a {width[1]} px screen"] if width[0] > width[1] else [])
+        problems += phone_page.evaluate(OVERFLOW)
+        if problems:
+            found[path or "home"] = problems
+    assert found == {}
+
+
+def test_some_code_is_wider_than_a_phone_and_scrolls_inside_its_block(phone_page, site_url, built_site):
+    """The check above is not empty: at least one block's code is wider than its block, and it scrolls."""
+    widest = 0
+    for path in lesson_pages(built_site):
+        open_phone_page(phone_page, site_url, path)
+        widest = max(widest, phone_page.evaluate(
+            "() => Math.max(0, ...[...document.querySelectorAll('div.runnable pre > code')].map(c => c.scrollWidth - c.clientWidth))"))
+    assert widest > 50
+
+
+def test_every_tap_target_is_at_least_24_by_24_pixels(phone_page, site_url, built_site):
+    small = {}
+    for path in lesson_pages(built_site):
+        open_phone_page(phone_page, site_url, path)
+        targets = phone_page.evaluate(TARGETS)
+        assert targets, "no tap targets found: the check would pass on an empty page"
+        too_small = sorted({f"{t['name']} {t['width']:.0f}×{t['height']:.0f}" for t in targets
+                            if min(t["width"], t["height"]) < MINIMUM_TARGET_PX - TOLERANCE_PX})
+        if too_small:
+            small[path or "home"] = too_small
+    assert small == {}
+
+
+@pytest.mark.parametrize("name", sorted(TITLES))
+def test_every_figure_works_by_touch(phone_page, site_url, built_site, name, page_errors):
+    open_phone_page(phone_page, site_url, figure_page(built_site, name))
+    figure = phone_page.get_by_role("group", name=TITLES[name], exact=True)
+    figure.scroll_into_view_if_needed()  # Python starts when a figure nears the view
+    # A control that changes something: a radio not chosen yet, a button other than Reset, else a slider.
+    radios = figure.locator("input[type=radio]:not(:checked)")
+    buttons = figure.locator("button").filter(has_not_text=re.compile(r"^\s*Reset\s*$"))
+    control = (radios if radios.count() else buttons if buttons.count() else figure.locator("input[type=range]")).first
+    control.wait_for()
+    phone_page.wait_for_function("element => !element.disabled && element.getAttribute('aria-disabled') !== 'true'",
+                                 arg=control.element_handle(), timeout=PYTHON_TIMEOUT_MS)
+    before = figure.inner_html()
+    box = control.bounding_box()
+    control.tap(position={"x": box["width"] * 0.9, "y": box["height"] / 2})  # a slider's tap moves its thumb there
+    phone_page.wait_for_function("([element, before]) => element.getAttribute('aria-busy') === 'false'"
+                                 " && element.innerHTML !== before", arg=[figure.element_handle(), before],
+                                 timeout=PYTHON_TIMEOUT_MS)
+    assert page_errors == []
