@@ -85,6 +85,10 @@ def edges_of(node, what="a Value"):
         raise NotYet(f"The edges of {what} should be a tuple of pairs (parent, local derivative), "
                      f"but they are {edges!r}.") from None
     for pair in pairs:
+        if hasattr(pair, "data"):
+            raise NotYet(f"The edges of {what} hold values without their local derivatives, such as {pair!r}; "
+                         "expected pairs (parent, local derivative). (A dict passed as the edges keeps only its "
+                         "keys, and it holds a twice-used parent, as in a * a, only once.)")
         if not (isinstance(pair, (tuple, list)) and len(pair) == 2 and hasattr(pair[0], "data")):
             raise NotYet(f"Each edge of {what} should be a pair (parent, local derivative), such as "
                          f"(self, 1.0), but one of them is {pair!r}.")
@@ -289,8 +293,9 @@ def square_keeps_both_edges(namespace):
     out = attempt("a * a", lambda: a * a, "give a new Value")
     (found,) = gradients(out, [a], use_backward=False)
     if not close(found, 6.0):
-        raise NotYet(f"a * a gives a.grad = {found!r}, expected 6.0 (2·a at a = 3): one of the two edges to a is "
-                     "lost. a * a needs two edges, both pointing at a; keep them in a tuple, not a dict or a set.")
+        raise NotYet(f"a * a gives a.grad = {found!r}, expected 6.0: one of the two edges to a is lost (at a = 3 "
+                     "the slope of a·a is 2·a = 6). a * a needs two edges, both pointing at a; keep them in a "
+                     "tuple, not a dict or a set.")
 
 
 def numbers_beside_values(namespace):
@@ -421,12 +426,11 @@ def random_step_3(namespace):
 
 # ---- Step 4: the topological order -------------------------------------------------------------
 
-def reader_order(namespace, root, what):
+def reader_order(namespace, root, what, should="return a list of the values, each after its parents"):
     if not callable(getattr(root, "topological_order", None)):
         raise NotYet("Your Value has no `topological_order` method: expected `Value.topological_order = "
                      "topological_order`.")
-    order = attempt(f"{what}.topological_order()", root.topological_order,
-                    "return a list of the values, each after its parents")
+    order = attempt(f"{what}.topological_order()", root.topological_order, should)
     try:
         return list(order)
     except TypeError:
@@ -476,9 +480,8 @@ def long_chain(namespace):
         for _ in range(length):
             x = x * 1.0
             nodes.append(x)
-        order = attempt(f"For a chain of {length:,} multiplications, topological_order()",
-                        lambda: reader_order(namespace, x, "the chain's last value"),
-                        "walk with a list as a stack, not by calling itself once per level")
+        order = reader_order(namespace, x, f"For a chain of {length:,} multiplications, the last value",
+                             "walk with a list as a stack, not by calling itself once per level")
         expected = len(order_by_edges(x))
         if len(order) != expected:
             raise NotYet(f"For a chain of {length:,} multiplications your order holds {len(order):,} values, "
@@ -532,7 +535,7 @@ def walks_backwards(namespace):
 def twice_is_the_same(namespace):
     """calling backward() twice gives the same gradients"""
     a, b = new_value(namespace, 2), new_value(namespace, -3)
-    out = a * b + a
+    out = a * b
     first = gradients(out, [a, b], use_backward=True)
     second = gradients(out, [a, b], use_backward=True)
     if not (close(first[0], second[0]) and close(first[1], second[1])):
