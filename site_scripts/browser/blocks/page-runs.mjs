@@ -1,8 +1,9 @@
 // page-runs.mjs: the run scheduler of one page: which block runs when, in one shared namespace.
 // What it is: a PageRuns per page visit. All blocks of a page share one Python namespace in page
 // order: request(block) first runs, once, the earlier blocks not yet run in this interpreter, then
-// the block, and resolves to its result (on a `chained` page, running a block also makes every later
-// block run again before it is next needed, as its code builds on the earlier ones); after(task) runs a task once the runs queued so far have
+// the block, and resolves to its result (on a `chained` page, whose blocks each build on all earlier
+// ones, an earlier block also runs again when its code changed since its last good run, and running a
+// block makes every later block run again before it is next needed); after(task) runs a task once the runs queued so far have
 // ended (the exercises' checks). stop() and restartPython() act on Python for the whole page. When
 // Python is restarted (Stop on a page that cannot interrupt, a crash, Restart Python, another
 // engine), the blocks whose last run succeeded are re-run quietly, in page order, to restore the
@@ -100,6 +101,7 @@ export class PageRuns {
   /** An earlier block runs before a later one unless it ran already. A block that was stopped counts as
    *  run (its loop is not repeated) until the reader changes its code: then it runs again first. */
   needsRun(block) {
+    if (this.chained && this.succeeded.get(block) !== block.code()) return true; // changed, or failed, since it ran
     return !this.ran.has(block) || (this.stoppedWith.has(block) && this.stoppedWith.get(block) !== block.code());
   }
 
