@@ -5,7 +5,7 @@ tests/pyodide/run_in_pyodide.mjs (which copies site_scripts/tutor/ into Pyodide 
 argument names a file there). SOURCE is the text of the reader's file. It prints the verdict of the
 site's engine check (`engine check: ok` or the problem), then imports the text as `tinygrad` and prints
 the rounded XOR predictions of its train_xor() and the result of its train_line().
-What it is not: the test (tests/tutor/exercises/test_build_own.py runs this and reads its output).
+What it is not: the test (tests/tutor/exercises/test_own_engine_checks.py runs this and reads its output).
 """
 import sys
 import tempfile

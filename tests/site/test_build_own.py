@@ -7,7 +7,7 @@ the site's engine: the banner appears, the page "Edit the engine" shows that fil
 use, and a block and a figure of other chapters run on it; "Download my engine" saves the very same
 file, which runs with plain `python3` and prints the lesson's XOR predictions. An unsolved step is
 refused with the checks' own words.
-What it is not: a test of every check's verdict (tests/tutor/exercises/test_build_own.py does that in
+What it is not: a test of every check's verdict (tests/tutor/exercises/test_own_engine_checks.py does that in
 CPython).
 """
 import importlib

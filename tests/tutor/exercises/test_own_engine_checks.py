@@ -1,4 +1,4 @@
-"""test_build_own.py: the chapter "Build your own engine" in CPython: its checks' words, and the joined engine.
+"""test_own_engine_checks.py: the chapter "Build your own engine" in CPython: its checks' words, and the joined engine.
 
 What it is: for every step, typical mistakes (a lost edge, `=` instead of `+=`, a wrong local
 derivative, no clearing, a recursive order ...) written into the step's solution get their own
