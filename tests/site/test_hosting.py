@@ -25,8 +25,8 @@ from playwright.sync_api import expect
 
 from site_scripts.hooks import offline as OFFLINE_HOOK
 
-from helpers import (PYTHON_TIMEOUT_MS, UI_TIMEOUT_MS, block, blocks, free_port, open_lesson,
-                     press, run_block, serve_site, set_code, wait_blocks_mounted)
+from helpers import (PYTHON_TIMEOUT_MS, UI_TIMEOUT_MS, block, blocks, free_port, open_lesson, output_text,
+                     press, run_block, run_then_stop, serve_site, set_code, wait_blocks_mounted)
 
 ISOLATION_HEADERS = {"cross-origin-opener-policy": "same-origin",
                      "cross-origin-embedder-policy": "require-corp"}
@@ -188,7 +188,11 @@ def test_host_that_sends_isolation_headers_gets_no_reload(page, built_site):
         assert len(loads) == 1
 
 
-def test_reader_who_touched_the_first_visit_is_not_reloaded_until_the_next_page(page, site_url, built_site):
+def test_a_touched_first_visit_keeps_its_document_and_python_across_chapters_until_a_full_load(
+        page, site_url, built_site):
+    """First visit: the reader touched the page before the service worker took over. Moving on to the
+    next chapter keeps the same document and interpreter (no reload, no second boot); Stop still works
+    there by restarting and replaying; isolation comes with the reader's next full page load."""
     first_chapter, second_chapter = chapters_with_blocks_and_figures(built_site)[:2]
     loads = record_document_loads(page)
     page.goto(site_url + first_chapter, wait_until="domcontentloaded")
@@ -198,11 +202,21 @@ def test_reader_who_touched_the_first_visit_is_not_reloaded_until_the_next_page(
     wait_controlled(page)
     assert ENGINE_CHECK_OUTPUT in check_engine_runs(page)  # Python works before isolation
     assert len(loads) == 1 and not page.evaluate("crossOriginIsolated")
+    session = page.evaluate("document.documentElement.dataset.pythonSession")
 
-    # The next page opened by instant navigation is the safe moment for the one reload.
     follow_link(page, site_url + second_chapter)
+    wait_blocks_mounted(page)
+    assert ENGINE_CHECK_OUTPUT in check_engine_runs(page)
+    assert len(loads) == 1, "moving to the next chapter reloaded the page"
+    assert page.evaluate("document.documentElement.dataset.pythonSession") == session, "Python was started again"
+    assert not page.evaluate("crossOriginIsolated")
+    last = block(page, blocks(page).count())
+    run_then_stop(last)
+    assert "Python had to be restarted to stop this code" in output_text(last)
+
+    page.reload()  # the reader's next full page load comes from the service worker, isolated
     wait_isolated(page)
-    assert len(loads) == 2 and loads[1].url == site_url + second_chapter
+    assert len(loads) == 2
 
 
 # ---- Offline, sub-path, origin -------------------------------------------------------------------

@@ -1,6 +1,6 @@
 // editor.mjs: the source of the code editor bundle (CodeMirror 6 with Python), built by esbuild.
 // What it is: one function, createEditor, that the runnable blocks import lazily from the bundle
-// assets/vendor/codemirror/editor.js (site_scripts/hooks/vendor.py builds it at every site build).
+// assets/vendor/codemirror/editor.mjs (site_scripts/hooks/vendor.py builds it at every site build).
 // What it is not: a browser file of its own; it imports npm packages, so it only works bundled.
 // Colours come from Material's code CSS variables, so the editor follows the light/dark toggle.
 import { EditorView, minimalSetup } from "codemirror";

@@ -1,7 +1,10 @@
 // register.mjs: registers the site's service worker (offline cache + cross-origin isolation) from any page.
 // What it is: `registerOffline()`, called once by main.mjs. It registers <site root>/service-worker.js for
 // the whole site (the root is derived from this module's URL, so a sub-path such as /repo/ works), reloads
-// the page once when that is what makes it cross-origin isolated or shows a new build, and asks for a new
+// an untouched page once when that is what makes it cross-origin isolated or shows a new build (a page
+// the reader touched, or whose Python started, is never reloaded for isolation: moving on to the next
+// chapter keeps the document and its Python, and isolation comes with the reader's next full page
+// load; a new build is shown from the next chapter they open), and asks for a new
 // build now and then, since instant navigation makes no page loads that would check for one. Once
 // Python has booted in the page, it asks the service worker to keep a copy of the whole lesson (Python
 // included), and marks <html data-offline="ready"> when that copy is complete.
@@ -22,8 +25,10 @@ let readerTouchedPage = false;  // any click, key, wheel or touch since this pag
 // would throw away its boot and half-downloaded runtime (installing the worker is quick), so it waits.
 let pythonSessionsBefore = 0;
 
-// Reload only a page the reader has not touched (no edits or output to lose, no jump while reading);
-// otherwise wait for the next page they open through instant navigation.
+// Reload only a page the reader has not touched (no edits or output to lose, no jump while reading).
+// Otherwise a new build waits for the next page they open through instant navigation; isolation waits
+// for their next full page load, because reloading a chapter they move to would cost them the running
+// Python (about a second and a half to start again) for a faster Stop they may never need.
 function reloadWhenSafe(reason) {
   reloadReason = reloadReason || reason;
   if (readerTouchedPage || (reloadReason === "isolation" && runtime.session > pythonSessionsBefore)) return;
@@ -44,7 +49,7 @@ function watchNavigation(registration) {
     shownURL = location.href;
     readerTouchedPage = false;
     pythonSessionsBefore = runtime.session;
-    if (reloadReason) reloadWhenSafe(reloadReason);
+    if (reloadReason === "new build") reloadWhenSafe(reloadReason);
     else checkForNewBuild();
   });
   document.addEventListener("visibilitychange", () => {

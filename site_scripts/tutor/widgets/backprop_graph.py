@@ -4,7 +4,7 @@ What it is: the engine builds the loss from four input Values (x and y too, so t
 get gradients: the engine treats a plain number as a constant with no edge); graph_trace
 turns the real graph into boxes and edges and replays the backward pass up to a point.
 A step here is one operation: all edges of one value, newest value first.
-What it is not: the view (backprop_graph.js lays the boxes out and forwards the buttons).
+What it is not: the view (backprop_graph.mjs lays the boxes out and forwards the buttons).
 """
 from tinygrad import Value
 

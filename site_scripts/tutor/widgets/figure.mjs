@@ -9,7 +9,7 @@
 // becomes ready with another engine than the one the figure shows (the reader's edited engine, or
 // the lesson's again after a restore), the Figure asks the model for its starting state anew.
 // (shown_graph.mjs answers requests from states Python computed in advance.)
-// What it is not: a figure. Each <name>.js view creates its controls and draws the state it gets.
+// What it is not: a figure. Each <name>.mjs view creates its controls and draws the state it gets.
 import { runtime } from "../../browser/runtime/runtime.mjs";
 
 const STATUS_TEXT = {

@@ -1,4 +1,4 @@
-// line_fit.js: view of the figure "Fitting a line" (model: line_fit.py).
+// line_fit.mjs: view of the figure "Fitting a line" (model: line_fit.py).
 // What it is: "Step", "Run 100 steps", "Reset", the "Learning rate" slider, a plot of the four
 // points with the current line, and the loss history on a logarithmic axis.
 // What it is not: the training loop; when the model says "diverged" no line is drawn.

@@ -5,7 +5,7 @@ builds a fresh engine graph of the mean squared error at the current (w, b), cal
 backward() and moves both parameters against their gradients. The state carries the loss
 history. When the numbers overflow (a learning rate that is too large) the state says
 "diverged" with a message, and holds no infinite or NaN number for the view to draw.
-What it is not: the view (line_fit.js plots the points, the line and the loss history).
+What it is not: the view (line_fit.mjs plots the points, the line and the loss history).
 """
 import math
 import sys

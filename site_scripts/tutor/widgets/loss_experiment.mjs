@@ -1,4 +1,4 @@
-// loss_experiment.js: view of the figure "The loss experiment" (model: loss_experiment.py).
+// loss_experiment.mjs: view of the figure "The loss experiment" (model: loss_experiment.py).
 // What it is: the loss choice, the "Weight w" slider, "Reset" and "Take one step", and a plot of
 // the loss against w with the current point and its tangent. What it is not: arithmetic.
 import { drawing, plot } from "./svg.mjs";

@@ -5,7 +5,7 @@ the prediction, the loss and, by backward(), the gradient with respect to the pr
 to the weight; "Take one step" moves w by −0.1 × the weight gradient. The engine has no
 absolute value, so this model adds one as a new primitive: a Value whose single edge carries
 the sign of the error, with the subgradient 0 chosen where the error is exactly zero.
-What it is not: the view (loss_experiment.js draws L(w) and forwards the controls).
+What it is not: the view (loss_experiment.mjs draws L(w) and forwards the controls).
 """
 import math
 

@@ -1,4 +1,4 @@
-// mystery_curve.js: view of the figure "A formula you can evaluate but not picture" (model: mystery_curve.py).
+// mystery_curve.mjs: view of the figure "A formula you can evaluate but not picture" (model: mystery_curve.py).
 // What it is: the "Known evaluation point x" slider, the "Reveal full curve" button and a plot
 // of the known point, its tangent and (once revealed) the curve the model sampled.
 // What it is not: the formula; the view never evaluates it.

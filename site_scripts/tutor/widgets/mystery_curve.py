@@ -4,7 +4,7 @@ What it is: f(x) = 0.1·x³ − x + 2·tanh(4x − 2), built from engine operati
 point the engine gives f(x) and, through backward(), f'(x), from which the local tangent
 follows. The whole curve (several rises, dips and turning points on −3 ≤ x ≤ 3) is sampled
 only when the reader asks for it.
-What it is not: the view (mystery_curve.js draws the plot and forwards the slider and button).
+What it is not: the view (mystery_curve.mjs draws the plot and forwards the slider and button).
 """
 from tinygrad import Value
 

@@ -1,3 +1,3 @@
-// paths_add_up.js: view of the figure "Paths add up" (model: paths_add_up.py).
-// What it is: the graph view of backprop_graph.js, reused as is for q = a·a + a.
+// paths_add_up.mjs: view of the figure "Paths add up" (model: paths_add_up.py).
+// What it is: the graph view of backprop_graph.mjs, reused as is for q = a·a + a.
 export { mountView } from "./backprop_graph.mjs";

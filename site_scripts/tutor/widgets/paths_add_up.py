@@ -5,7 +5,7 @@ graph in which one input is used three times. a's gradient collects three
 contributions, 1 through the sum and 3 through each operand of a·a, adding to 7 = 2a + 1.
 The closing sentence compares that sum with what the engine's backward() gives, so an edited
 engine that loses a path (page "Edit the engine") shows the difference.
-What it is not: the view (paths_add_up.js shares the graph drawing with backprop_graph.js).
+What it is not: the view (paths_add_up.mjs shares the graph drawing with backprop_graph.mjs).
 """
 from tinygrad import Value
 

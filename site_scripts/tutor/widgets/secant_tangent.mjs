@@ -1,4 +1,4 @@
-// secant_tangent.js: view of the figure "Secant and tangent" on f(x) = x² (model: secant_tangent.py).
+// secant_tangent.mjs: view of the figure "Secant and tangent" on f(x) = x² (model: secant_tangent.py).
 // What it is: two sliders ("Small change h" picks one of the model's h settings by index) and a
 // plot of the parabola, the orange secant and the purple tangent. What it is not: arithmetic.
 import { drawing, plot } from "./svg.mjs";

@@ -3,7 +3,7 @@
 What it is: the secant through (x, f(x)) and (x + h, f(x + h)) and the tangent at x, whose
 slope 2x comes from the engine's backward(). The "Small change h" slider picks one of
 H_CHOICES by index, so that 0.001 and 2 are both a few key presses away.
-What it is not: the view (secant_tangent.js draws the parabola and both lines).
+What it is not: the view (secant_tangent.mjs draws the parabola and both lines).
 """
 from tinygrad import Value
 

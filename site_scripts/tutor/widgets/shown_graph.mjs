@@ -1,14 +1,14 @@
 // shown_graph.mjs: the figure that show(value) draws under a runnable block (blocks/block.mjs loads it
 // when a run's output holds a "graph" item).
 // What it is: a figure frame named after the value ("Graph of loss"), drawn by the view of
-// figure 5 (backprop_graph.js: the same buttons, boxes, edges and spoken steps). Python
+// figure 5 (backprop_graph.mjs: the same buttons, boxes, edges and spoken steps). Python
 // (tutor.widgets.expression_graph) computed every state of the backward pass in advance, so the
 // buttons only move through that list: stepping needs no Python and works while Python is busy.
 // What it is not: a source of numbers, and not a live link to the Values (re-run to see new ones).
 import { FigureFrame } from "./figure.mjs";
 import { mountView } from "./backprop_graph.mjs";
 
-// The state each button of backprop_graph.js leads to, as an index into the precomputed states.
+// The state each button of backprop_graph.mjs leads to, as an index into the precomputed states.
 const NEXT_STATE = {
   seed_gradient: () => 1,
   backpropagate_one_operation: (current) => current + 1,

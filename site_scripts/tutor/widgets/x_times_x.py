@@ -4,7 +4,7 @@ What it is: pure functions from a small JSON state ({"evaluated", "seeded", "edg
 to the next one, each returning everything the view draws. The multiplication is the
 engine's: q's two edges both point at x, each with local derivative 5, and following them
 adds 5 twice to x's gradient (10 = 2x).
-What it is not: the view (x_times_x.js draws the boxes and forwards the buttons).
+What it is not: the view (x_times_x.mjs draws the boxes and forwards the buttons).
 """
 from tinygrad import Value
 
