@@ -416,7 +416,8 @@ def tanh_derivative(namespace):
             guess = " You forgot to square tanh(a)."
         else:
             guess = ""
-        raise NotYet(f"a.tanh() at a = {at} gives a.grad = {found!r}, expected 1 - tanh({at})**2 = {expected:.6g}.{guess}")
+        raise NotYet(f"a.tanh() at a = {at} gives a.grad = {found!r}, expected 1 - tanh({at})**2 = "
+                     f"{expected:.6g}.{guess}")
 
 
 def random_step_3(namespace):
@@ -596,7 +597,8 @@ def a_neuron(namespace):
     for nonlinear in (True, False):
         neuron = attempt("Neuron(3, random.Random(1))", lambda: Neuron(3, random.Random(1), nonlinear=nonlinear),
                          "make a neuron with 3 weights")
-        weighted = sum(data_of(w, "a weight") * x for w, x in zip(neuron.weights, inputs)) + data_of(neuron.bias, "the bias")
+        weights = [data_of(w, "a weight") for w in neuron.weights]
+        weighted = sum(w * x for w, x in zip(weights, inputs)) + data_of(neuron.bias, "the bias")
         expected = math.tanh(weighted) if nonlinear else weighted
         out = attempt("neuron([1.0, -2.0, 0.5])", lambda: neuron(inputs), "give a Value")
         found = data_of(out, "neuron([1.0, -2.0, 0.5])")
@@ -665,7 +667,8 @@ def check_step(namespace, step):
     for earlier in range(1, step):
         failure = next((result for check in CHECKS[earlier]
                         for result in run_checks(namespace, [check]) if not result["passed"]), None)
-        summary = f"step {earlier} ({STEP_TITLES[earlier]}) still works"
-        message = "" if failure is None else f"Step {earlier} should still pass, but: {failure['message']}"
+        summary = f"step {earlier} ({STEP_TITLES[earlier]}) passes too"
+        message = ("" if failure is None
+                   else f"This step builds on step {earlier}, which should pass first: {failure['message']}")
         results.append({"check": summary, "passed": failure is None, "message": message})
     return results + run_checks(namespace, CHECKS[step])

@@ -18,6 +18,7 @@ import sys
 from playwright.sync_api import expect
 
 from helpers import PYTHON_TIMEOUT_MS, block_titled, editor_text, open_lesson, set_code, wait_python_ready
+from test_accessibility import serious_violations
 
 CHAPTER = "build-your-own/"
 STEPS = ["own_value", "own_operators", "own_power_tanh", "own_order", "own_backward", "own_divide_exp",
@@ -63,9 +64,10 @@ def test_progress_is_shown_saved_over_a_reload_and_cleared_with_the_edits(page, 
     set_code(step_block(page, 1), SOLUTIONS[0])
     assert "All 6 checks pass: solved!" in check_step(page, 1)
     shown = check_step(page, 2)  # the starter of step 2, on the reader's step 1
-    assert "step 1 (Value, + and *) still works" in shown and "Not solved yet" in shown
+    assert "step 1 (Value, + and *) passes too" in shown and "Not solved yet" in shown
     assert "-a at a = 3 gives a.grad = 0.0, expected -1.0" in shown
     assert progress(page) == ["done", "tried, not solved yet"] + ["not started"] * 5
+    assert serious_violations(page) == []  # the progress list and the results included
 
     page.reload()
     open_lesson(page, site_url, CHAPTER)
@@ -76,7 +78,7 @@ def test_progress_is_shown_saved_over_a_reload_and_cleared_with_the_edits(page, 
     set_code(step_block(page, 1), SOLUTIONS[0].replace("(self, 1.0), (other, 1.0)", "(self, 1.0),"))
     set_code(step_block(page, 2), SOLUTIONS[1])
     shown = check_step(page, 2)
-    assert "Step 1 should still pass, but: a + b has 1 edge, expected 2" in shown
+    assert "This step builds on step 1, which should pass first: a + b has 1 edge, expected 2" in shown
 
     page.get_by_role("button", name="Clear my saved edits").click()
     expect(page.get_by_role("status").filter(has_text="Cleared")).to_contain_text("your exercises' progress")
@@ -92,9 +94,10 @@ def test_an_unsolved_engine_is_refused_with_the_checks_words(page, site_url, pag
     group = engine_group(page)
     group.get_by_role("button", name="Use my engine").click()
     expect(group.get_by_role("status")).to_contain_text("Not applied", timeout=PYTHON_TIMEOUT_MS)
-    expect(group.get_by_role("alert")).to_contain_text("step 1 (Value, + and *) still works")
+    expect(group.get_by_role("alert")).to_contain_text("step 1 (Value, + and *) passes too")
     expect(page.get_by_role("region", name="Edited engine")).to_be_hidden()
     assert progress(page)[-1] == "tried, not solved yet"
+    assert serious_violations(page) == []  # the refusal included
     assert page_errors == []
 
 

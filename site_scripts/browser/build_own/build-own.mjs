@@ -54,7 +54,7 @@ class BuildOwn {
     element.setAttribute("aria-label", LABEL);
     const bar = element.appendChild(document.createElement("div"));
     bar.className = "runnable__bar";
-    this.useButton = button(bar, "Use my engine", "build-own__use", () => this.useMyEngine());
+    this.useButton = button(bar, "Use my engine", "runnable__run build-own__use", () => this.useMyEngine());
     this.stopButton = button(bar, "Stop", "build-own__stop", () => this.stop());
     this.stopButton.disabled = true;
     button(bar, "Download my engine", "build-own__download", () => this.download());

@@ -12,7 +12,6 @@ browser test of the chapter (tests/site/test_build_own.py).
 """
 import importlib
 import json
-import re
 import shutil
 import subprocess
 import sys
@@ -21,13 +20,12 @@ from pathlib import Path
 import pytest
 import yaml
 
+from test_exercise_checks import EXERCISE_OPTION, FENCE  # one way to read the chapter's fences
 from tutor import engine_edit
 from tutor.build_own import check_step
 
 REPO = Path(__file__).resolve().parents[3]
 CHAPTER = REPO / "docs" / "build-your-own.md"
-FENCE = re.compile(r'^```runnable(?P<info>[^\n]*)\n(?P<code>.*?)^```\s*$', flags=re.M | re.S)
-EXERCISE_OPTION = re.compile(r'\bexercise="(?P<name>[^"]+)"')
 STEPS = ["own_value", "own_operators", "own_power_tanh", "own_order", "own_backward", "own_divide_exp",
          "own_network"]
 NUMBERS = yaml.safe_load((REPO / "docs" / "numbers.yml").read_text(encoding="utf-8"))["numbers"]
@@ -108,7 +106,8 @@ MISTAKES = {
         '    return order + [self]',
         "raised RecursionError (a function kept calling itself): it should walk with a list as a stack"),
     "an order without the seen set": (
-        4, 4, "        elif node not in seen:", "        elif True:", "times in your order, expected once: remember which values you have already seen"),
+        4, 4, "        elif node not in seen:", "        elif True:",
+        "times in your order, expected once: remember which values you have already seen"),
     "an order that adds a value before its parents": (
         4, 4, "            stack.append((node, True))\n", "            order.append(node)\n",
         "comes before its parent b = a·a, expected every value after its parents"),
@@ -138,10 +137,10 @@ MISTAKES = {
         "gradient_step"),
     "a lost edge in step 1, seen from step 5": (
         5, 1, "((self, other.data), (other, self.data))", "((self, other.data),)",
-        "Step 1 should still pass, but: a * b has 1 edge, expected 2"),
+        "This step builds on step 1, which should pass first: a * b has 1 edge, expected 2"),
     "a wrong tanh in step 3, seen from step 7": (
         7, 3, "((self, 1 - result ** 2),)", "((self, 1 - result),)",
-        "Step 3 should still pass, but: a.tanh() at a = 0.5 gives"),
+        "This step builds on step 3, which should pass first: a.tanh() at a = 0.5 gives"),
 }
 
 
@@ -160,7 +159,8 @@ def test_every_step_has_at_least_two_mistakes_with_messages():
 
 def test_random_expressions_catch_a_wrong_derivative_the_named_checks_do_not_try():
     """A derivative that is right at the named checks' points but wrong elsewhere is caught by the random graphs."""
-    wrong = mistake(3, "((self, 1 - result ** 2),)", "((self, 1 - result ** 2 if abs(self.data) in (0.5, 1.2) else 1.0),)")
+    wrong = mistake(3, "((self, 1 - result ** 2),)",
+                    "((self, 1 - result ** 2 if abs(self.data) in (0.5, 1.2) else 1.0),)")
     found = failures(3, {3: wrong})
     assert len(found) == 1 and found[0].startswith("random expressions with ** and tanh"), found
     assert "but nudging" in found[0]
