@@ -27,12 +27,17 @@ ENGINE = REPO / "engine" / "tinygrad.py"
 
 
 
-def nav_pages():
-    """The Markdown files listed in mkdocs.yml's nav, in order (the !ENV tag read as a plain string)."""
+def nav_entries():
+    """(title, Markdown file) of each entry of mkdocs.yml's nav, in order (the !ENV tag read as None)."""
     loader = type("NavLoader", (yaml.SafeLoader,), {})
     loader.add_constructor("!ENV", lambda loader, node: None)
     config = yaml.load((REPO / "mkdocs.yml").read_text(encoding="utf-8"), Loader=loader)  # noqa: S506
-    return [next(iter(entry.values())) for entry in config["nav"]]
+    return [next(iter(entry.items())) for entry in config["nav"]]
+
+
+def nav_pages():
+    """The Markdown files listed in mkdocs.yml's nav, in order."""
+    return [page for _, page in nav_entries()]
 
 
 def html_path(site, markdown_name):

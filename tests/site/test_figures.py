@@ -167,8 +167,10 @@ def test_mystery_curve_shows_local_value_and_slope_then_the_whole_curve(page, si
 
 def test_secant_approaches_the_tangent_and_falls_for_negative_x(page, site_url, built_site, clean_run):
     figure = open_figure(page, site_url, built_site, "secant_tangent")
-    figure.get_by_role("slider", name="Position x").fill("5")
-    settled(figure)
+    expect(figure.get_by_role("slider", name="Position x")).to_have_attribute("aria-valuetext", "x = 5")
+    expect(figure.get_by_role("slider", name="Small change h")).to_have_attribute("aria-valuetext", "h = 1")
+    assert readout(figure, "Secant slope (f(x + h) − f(x)) / h") == "11"  # the chapter's x = 5, h = 1
+    assert readout(figure, "Secant minus tangent") == "1"
     figure.get_by_role("slider", name="Small change h").fill("0")  # the first (smallest) setting
     expect(figure.get_by_role("slider", name="Small change h")).to_have_attribute("aria-valuetext", "h = 0.001")
     assert readout(figure, "Secant slope (f(x + h) − f(x)) / h") == "10.001"
@@ -289,12 +291,12 @@ def test_sliders_work_from_the_keyboard(page, site_url, built_site, clean_run):
     assert_focus_visible(page)
     page.keyboard.press("Tab")
     assert focused_label(page).strip() == "Position x"
-    page.keyboard.press("End")
-    assert readout(figure, "Secant slope (f(x + h) − f(x)) / h") == "10.001"
     page.keyboard.press("Home")
     assert readout(figure, "Tangent slope 2x (backward)") == "−10"
     page.keyboard.press("ArrowRight")
     assert readout(figure, "Tangent slope 2x (backward)") == "−9"
+    page.keyboard.press("End")  # back to x = 5, where the figure opened
+    assert readout(figure, "Secant slope (f(x + h) − f(x)) / h") == "10.001"
 
 
 def test_radio_choice_works_from_the_keyboard(page, site_url, built_site, clean_run):

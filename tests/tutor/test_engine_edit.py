@@ -137,3 +137,55 @@ def test_install_on_a_fresh_interpreter_then_a_traceback_shows_the_edited_line(s
     with pytest.raises(ZeroDivisionError) as raised:
         tinygrad.Value(1).tanh()
     assert "math.tanh(self.data) / 0" in "".join(raised.traceback[-1].statement.lines)
+
+
+# ---- What the experiments of docs/edit-engine.md promise the reader --------------------------------
+
+EDIT_ENGINE_PAGE = (REPO / "docs" / "edit-engine.md").read_text(encoding="utf-8")
+WRONG_TANH = ORIGINAL.replace("1.0 - result * result", "1.0 + result * result")
+
+
+def test_the_lines_the_experiments_quote_are_in_the_engine():
+    for line in ("parent.grad +=", "1.0 - result * result"):
+        assert f"`{line}`" in EDIT_ENGINE_PAGE and ORIGINAL.count(line) == 1, line
+    assert "`1.0 + result * result`" in EDIT_ENGINE_PAGE and WRONG_TANH != ORIGINAL
+
+
+def slope_and_height_at(line, t):
+    """The slope of a two-point line and its height at t."""
+    (x0, y0), (x1, y1) = line
+    slope = (y1 - y0) / (x1 - x0)
+    return slope, y0 + slope * (t - x0)
+
+
+def test_experiment_1_the_tangent_keeps_its_point_with_half_the_slope(site_packages):
+    assert "still passes through the point on the parabola, but with half the right slope" in EDIT_ENGINE_PAGE
+    assert "meets it a second time, at $x = 0$" in EDIT_ENGINE_PAGE
+    importlib.import_module("tutor.engine_edit").install(FORGETFUL_BACKWARD)
+    model = importlib.import_module("tutor.widgets.secant_tangent")
+    for x in (5, 2, -3.5):
+        tangent = model.view(x=x, h_index=0)["tangent"]
+        slope, height = slope_and_height_at(tangent, x)
+        assert slope == x != 2 * x and height == pytest.approx(x * x)
+        assert slope_and_height_at(tangent, 0)[1] == pytest.approx(0)  # where the parabola is, too
+
+
+def test_experiment_2_the_tanh_tangent_is_wrong_except_at_one_half(site_packages):
+    assert "except at $x = 0.5$, where $\\tanh(4x - 2) = 0$" in EDIT_ENGINE_PAGE
+    right = importlib.import_module("tutor.widgets.mystery_curve").value_and_slope
+    points = [-2, -1, 0, 0.25, 0.5, 0.75, 1, 2]
+    right_slopes = [right(x)[1] for x in points]
+    importlib.import_module("tutor.engine_edit").install(WRONG_TANH)
+    wrong = importlib.import_module("tutor.widgets.mystery_curve").value_and_slope
+    agree = [x for x, slope in zip(points, right_slopes) if wrong(x)[1] == pytest.approx(slope)]
+    assert agree == [0.5]
+
+
+def test_the_broken_engines_spoil_the_training_chapter(site_packages):
+    assert "the XOR network no longer learns XOR" in EDIT_ENGINE_PAGE
+    assert "learns something else, or nothing" in EDIT_ENGINE_PAGE
+    installer = importlib.import_module("tutor.engine_edit")
+    for broken in (FORGETFUL_BACKWARD, WRONG_TANH):
+        installer.install(broken)
+        predictions, _ = importlib.import_module("tinygrad").train_xor()
+        assert not all(abs(p - t) < 0.1 for p, t in zip(predictions, [-1, 1, 1, -1]))

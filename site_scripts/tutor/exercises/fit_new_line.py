@@ -3,16 +3,23 @@
 What it is: the hidden checks, hints and solution of the block with exercise="fit_new_line" in
 docs/training.md. train_line only knows the points of y = 2x + 1, so the reader completes a loop
 that builds the mean squared error of four points on y = 3x − 2, calls backward() and updates
-`slope` and `intercept` with gradient_step.
+`slope` and `intercept` with gradient_step. After the loop the block builds the loss once more, so
+the loss it prints belongs to the slope and intercept it prints (as train_line's returned loss does).
 What it is not: the starter code, which lives in the chapter's Markdown.
 """
+import math
+
 from . import NotYet, close, defined, engine, run_checks
+
+POINTS = [(0, -2), (1, 1), (2, 4), (3, 7)]
 
 HINTS = [
     "Each pass of the loop needs the two steps train_line takes after building the loss: the "
     "backward pass, then the update.",
     "`loss.backward()` fills `slope.grad` and `intercept.grad`.",
-    "Then `gradient_step((slope, intercept), 0.05)` moves both parameters against their gradients.",
+    "Then `gradient_step((slope, intercept), 0.05)` moves both parameters against their gradients. "
+    "Leave the line after the loop as it is: it builds the loss again from the updated parameters, "
+    "so the printed loss is the loss of the printed slope and intercept.",
 ]
 
 SOLUTION = '''\
@@ -20,10 +27,18 @@ from tinygrad import Value, gradient_step
 
 points = [(0, -2), (1, 1), (2, 4), (3, 7)]       # four points on y = 3x - 2
 slope, intercept = Value(0), Value(0)
+
+
+def mean_squared_error():
+    """The loss of the current slope and intercept, built as a new graph."""
+    return sum((slope * x + intercept - y) ** 2 for x, y in points) * (1 / len(points))
+
+
 for step in range(500):
-    loss = sum((slope * x + intercept - y) ** 2 for x, y in points) * (1 / len(points))
+    loss = mean_squared_error()
     loss.backward()
     gradient_step((slope, intercept), 0.05)
+loss = mean_squared_error()                      # the loss of the slope and intercept printed below
 print(f"slope = {slope.data:.4f}, intercept = {intercept.data:.4f}, loss = {loss.data:.2e}")
 '''
 
@@ -51,17 +66,18 @@ def fitted_intercept(namespace):
                      "same step as the slope, from the same loss.")
 
 
-def trained_by_the_loss(namespace):
-    """the last loss was computed from slope and intercept"""
+def loss_of_the_final_parameters(namespace):
+    """the printed loss is the loss of the printed slope and intercept"""
     loss = defined(namespace, "loss", "Value")
     if not isinstance(loss, engine().Value):
-        raise NotYet(f"`loss` should be the Value the loop built last, but it is {loss!r}.")
-    ancestors = loss.ancestors()
-    missing = [name for name in ("slope", "intercept") if parameter(namespace, name) not in ancestors]
-    if missing:
-        raise NotYet(f"The last `loss` does not depend on {' and '.join(missing)}: build it from "
-                     "slope * x + intercept, as the loop in the block does.")
+        raise NotYet(f"`loss` should be a Value built from slope and intercept, but it is {loss!r}.")
+    slope, intercept = parameter(namespace, "slope").data, parameter(namespace, "intercept").data
+    expected = sum((slope * x + intercept - y) ** 2 for x, y in POINTS) / len(POINTS)
+    if not math.isclose(loss.data, expected, rel_tol=1e-9, abs_tol=1e-300):
+        raise NotYet(f"`loss` holds {loss.data:.3e}, but the mean squared error of the final slope and "
+                     f"intercept is {expected:.3e}: it was built before the last update. Build the loss "
+                     "once more after the loop, so it belongs to the slope and intercept you print.")
 
 
 def check(namespace):
-    return run_checks(namespace, [fitted_slope, fitted_intercept, trained_by_the_loss])
+    return run_checks(namespace, [fitted_slope, fitted_intercept, loss_of_the_final_parameters])

@@ -1,9 +1,9 @@
 """Exercise (chapter "Training a line and an XOR network"): make a stuck XOR network learn.
 
 What it is: the hidden checks, hints and solution of the block with exercise="xor_seed" in
-docs/training.md. A network with two hidden neurons started from seed 7 gets stuck; the reader
-changes the seed (or the size, rate or steps) until `network` answers every XOR case within 0.1 of
-its target. The check asks the reader's trained network itself.
+docs/training.md. A network with two hidden neurons started from seed 7 is still on a plateau
+after 1,000 steps; the reader changes the seed (or the size, rate or steps) until `network` answers
+every XOR case within 0.1 of its target. The check asks the reader's trained network itself.
 What it is not: the starter code, which lives in the chapter's Markdown.
 """
 from . import NotYet, defined, engine, run_checks
@@ -12,11 +12,15 @@ XOR_TABLE = [((0, 0), -1), ((0, 1), 1), ((1, 0), 1), ((1, 1), -1)]
 TOLERANCE = 0.1
 
 HINTS = [
-    "The starting weights come from the seed. With seed 7 two of the four answers stay near 0: "
-    "gradient descent settled where every small step makes the loss worse.",
-    "Change `seed=7` to another number, for example 1, and run the block again.",
-    "Two hidden neurons are just enough for XOR, from a good start. `MLP([2, 4, 1], seed=7)` also "
-    "learns it: more neurons give more ways out.",
+    "The starting weights come from the seed. With seed 7 the loss soon sits just above 0.5 "
+    "(0.513 after 500 steps, 0.505 after 1,000) while two of the four answers stay near 0. That is "
+    "a plateau, not a minimum: the loss is almost flat there, so the gradient is tiny (its length "
+    "is about 0.008 after 1,000 steps) and every step moves the weights very little.",
+    "Change `seed=7` to another number, for example 1, and run the block again: every seed from 0 "
+    "to 11 except 7 learns XOR within the 1,000 steps.",
+    "Or keep seed 7 and change something else. Let it run longer: after about 5,600 steps the "
+    "same two neurons leave the plateau and get within 0.1 of every target. Or give it more neurons: "
+    "`MLP([2, 4, 1], seed=7)` learns XOR within the 1,000 steps.",
 ]
 
 SOLUTION = '''\

@@ -2,7 +2,8 @@
 
 What it is: the secant through (x, f(x)) and (x + h, f(x + h)) and the tangent at x, whose
 slope 2x comes from the engine's backward(). The "Small change h" slider picks one of
-H_CHOICES by index, so that 0.001 and 2 are both a few key presses away.
+H_CHOICES by index, so that 0.001 and 2 are both a few key presses away. It opens where the
+chapter works, at x = 5 with h = 1: secant slope 11, tangent slope 10.
 What it is not: the view (secant_tangent.mjs draws the parabola and both lines).
 """
 from tinygrad import Value
@@ -14,7 +15,7 @@ H_CHOICES = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 1.5, 2]
 X_RANGE = {"min": -5, "max": 5, "step": 0.5}
 PLOT_X = [-7, 7]
 PLOT_Y = [-5, 50]
-START = {"x": 2, "h_index": H_CHOICES.index(1)}
+START = {"x": 5, "h_index": H_CHOICES.index(1)}  # the prose's x = 5 (docs/derivatives.md)
 
 
 def square(x):

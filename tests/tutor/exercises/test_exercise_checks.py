@@ -122,3 +122,13 @@ def test_the_fence_refuses_an_exercise_without_a_module():
         runnable_fence.validate_runnable("", {"exercise": "no_such_exercise"}, {}, {}, None)
     with pytest.raises(SuperFencesException, match="name of a module"):
         runnable_fence.validate_runnable("", {"exercise": "../relu"}, {}, {}, None)
+
+
+def test_fit_new_line_wants_the_loss_of_the_weights_it_prints():
+    """The loss built inside the loop belongs to the weights before the last update: not accepted."""
+    solution = module("fit_new_line").SOLUTION
+    final_loss = "loss = mean_squared_error()                      # the loss of the slope and intercept printed below\n"
+    assert solution.count(final_loss) == 1 and BLOCKS["fit_new_line"][2].count(final_loss) == 1
+    results = module("fit_new_line").check(namespace_after("fit_new_line", solution.replace(final_loss, "")))
+    assert [result["passed"] for result in results] == [True, True, False]
+    assert "it was built before the last update" in results[2]["message"]

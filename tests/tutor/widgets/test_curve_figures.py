@@ -54,6 +54,20 @@ def test_mystery_curve_rejects_points_off_the_slider():
         mystery_curve.move_point(mystery_curve.initial(), "two")
 
 
+def test_secant_opens_where_the_chapter_works_at_x_five_with_h_one():
+    state = secant_tangent.initial()
+    assert (state["x_text"], state["h_text"]) == ("5", "1")
+    assert (state["secant_slope_text"], state["tangent_slope_text"]) == ("11", "10")  # (36 - 25) / 1 and 2x
+
+
+def test_secant_minus_tangent_is_exactly_h_for_every_setting():
+    """The chapter's claim: for x², the secant slope is 2x + h, so the readout "Secant minus tangent" shows h."""
+    for x in (-5, -3, 0, 2.5, 5):
+        for index, h in enumerate(secant_tangent.H_CHOICES):
+            state = secant_tangent.change(secant_tangent.initial(), x=x, h_index=index)
+            assert state["difference_text"] == display.number_text(h) == state["h_text"], (x, h)
+
+
 def test_secant_at_five_with_tiny_h_is_close_to_the_tangent():
     state = secant_tangent.change(secant_tangent.initial(), x=5)
     state = secant_tangent.change(state, h_index=secant_tangent.H_CHOICES.index(0.001))
@@ -119,6 +133,16 @@ def test_loss_gradients_agree_with_a_central_difference(loss_kind, w):
     h = 1e-6
     loss = lambda t: loss_experiment.forward_backward(loss_kind, t)[2].data
     assert weight.grad == pytest.approx((loss(w + h) - loss(w - h)) / (2 * h), rel=1e-6)
+
+
+@pytest.mark.parametrize("loss_kind", ["squared", "absolute"])
+def test_weight_gradient_is_the_prediction_gradient_times_the_input_everywhere(loss_kind):
+    """The chapter's claim: x stays 2, so the weight gradient is always the prediction gradient times 2."""
+    steps = round((loss_experiment.W_RANGE["max"] - loss_experiment.W_RANGE["min"]) / loss_experiment.W_RANGE["step"])
+    for k in range(steps + 1):
+        weight, prediction, _ = loss_experiment.forward_backward(
+            loss_kind, loss_experiment.W_RANGE["min"] + k * loss_experiment.W_RANGE["step"])
+        assert weight.grad == prediction.grad * 2 == prediction.grad * loss_experiment.X
 
 
 def test_loss_experiment_rejects_unknown_losses_and_far_weights():
