@@ -515,6 +515,9 @@ def contributions_add(namespace):
     """backward() adds up the contributions of both edges in a * a"""
     a = new_value(namespace, 3)
     (found,) = gradients(a * a, [a], use_backward=True)
+    if found == 0:
+        raise NotYet("After (a * a).backward(), a.grad is still 0.0, expected 6.0: walk reversed(order) and add "
+                     "to each parent's grad the node's grad times the local derivative.")
     if not close(found, 6.0):
         raise NotYet(f"a * a gives a.grad = {found!r}, expected 6.0: one of the two edges to a is lost. Each "
                      "edge adds its contribution: write parent.grad += ..., not parent.grad = ....")
