@@ -141,7 +141,9 @@ def test_the_readers_engine_powers_the_site_and_downloads_as_a_file_that_runs(pa
     wait_python_ready(page)
     figure = page.get_by_role("group", name="Secant and tangent", exact=True)
     figure.scroll_into_view_if_needed()
-    expect(figure.locator(f'[data-readout="{TANGENT}"]')).to_have_text("4", timeout=PYTHON_TIMEOUT_MS)
+    expect(figure).to_have_attribute("aria-busy", "false", timeout=PYTHON_TIMEOUT_MS)
+    figure.get_by_role("slider", name="Position x").fill("-3")  # the reader's backward() computes the new slope
+    expect(figure.locator(f'[data-readout="{TANGENT}"]')).to_have_text("−6", timeout=PYTHON_TIMEOUT_MS)
     expect(banner).to_be_visible()
 
     banner.get_by_role("button", name="Restore the original engine").click()
