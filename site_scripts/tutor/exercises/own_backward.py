@@ -10,8 +10,8 @@ HINTS = [
     "Three parts, in this order: set `node.grad = 0.0` for every node of `order`; set `self.grad = 1.0`; "
     "then walk `reversed(order)`.",
     "For each node of the walk, pass its gradient to each parent: "
-    "`for parent, local_derivative in node.edges:`.",
-    "Add, do not overwrite: `parent.grad += node.grad * local_derivative`. In `a * a` both edges point at `a`, "
+    "`for parent, derivative in node.edges:` (each edge holds a parent and the local derivative).",
+    "Add, do not overwrite: `parent.grad += node.grad * derivative`. In `a * a` both edges point at `a`, "
     "and both contributions count.",
 ]
 
@@ -23,8 +23,8 @@ def backward(self):
         node.grad = 0.0
     self.grad = 1.0
     for node in reversed(order):
-        for parent, local_derivative in node.edges:
-            parent.grad += node.grad * local_derivative
+        for parent, derivative in node.edges:
+            parent.grad += node.grad * derivative
 
 
 Value.backward = backward
