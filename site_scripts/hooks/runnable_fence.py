@@ -14,14 +14,26 @@ code: the div gets `data-exercise="<name>"` and is followed by a hidden
 plain text in data-solution) of site_scripts/tutor/exercises/<name>.py, read from that file without
 importing it, and kept out of the search index (data-search-exclude).
 Any other option, or an exercise with no such module, stops the build with a message naming it.
+Every block also shows, under its code, what the lesson's code prints: the build runs each page's
+blocks in page order in one namespace, as the page does, under CPython with the browser's own
+session module (block_outputs.py, one process for the whole build, started in on_env), and puts
+the output into the block (on_post_page) in a group labelled LESSON_OUTPUT_LABEL with a caption
+saying where it comes from. It is there with JavaScript off, in print and while Python starts;
+block.mjs hides it once the reader runs or edits the block (a saved edit included).
 
 What it is not: the interactive part. site_scripts/browser/blocks/ (block.mjs) adds the editor, the buttons
 and the output in the browser; site_scripts/browser/exercises/exercises.mjs adds an exercise's Check,
 hints and solution.
 """
+import hashlib
 import html
+import json
 import re
+import subprocess
+import sys
+from pathlib import Path
 
+from mkdocs.exceptions import PluginError
 from pymdownx.superfences import SuperFencesException
 from tutor_sources import EXERCISES, module_constants  # MkDocs puts the hooks' folder on sys.path while it loads a hook
 
@@ -29,6 +41,20 @@ FENCE_NAME = "runnable"
 ALLOWED_OPTIONS = {"title", "exercise"}
 EXERCISE_NAME = re.compile(r"[a-z_][a-z0-9_]*")
 CODE_IN_HINT = re.compile(r"`([^`]+)`")
+BLOCK_OUTPUTS = Path(__file__).with_name("block_outputs.py")
+REPO = Path(__file__).resolve().parents[2]
+RUN_INPUTS = [REPO / "engine" / "tinygrad.py", *sorted((REPO / "site_scripts" / "tutor").rglob("*.py"))]
+LESSON_OUTPUT_MARK = '<div class="runnable__lesson-output"></div>'   # filled in on_post_page
+LESSON_OUTPUT_LABEL = "Output of the lesson's code"
+LESSON_OUTPUT_CAPTION = ("Output of the lesson's code, computed when this page was built. "
+                         "Run the block to compute it in your browser.")
+BLOCK_OPENING = re.compile(r'<div class="runnable"(?: data-title="(?P<title>[^"]*)")?(?: data-exercise="[^"]*")? '
+                           r'data-source="(?P<source>[^"]*)">')
+SHOWN_STREAMS = ("stdout", "stderr", "note")   # graph pieces are figures, drawn when the reader runs the block
+
+page_blocks = {}     # page src_uri -> [(filename, source), ...] in page order, filled in on_page_content
+page_outputs = {}    # page src_uri -> [{"ok", "pieces"}, ...], filled in on_env
+output_cache = {}    # (inputs' digest, page's blocks) -> outputs, so `mkdocs serve` reruns only what changed
 
 
 def validate_runnable(language, inputs, options, attrs, md):
@@ -59,7 +85,7 @@ def format_runnable(source, language, class_name, options, md, **kwargs):
     exercise = options.get("exercise")
     exercise_attribute = f' data-exercise="{exercise["name"]}"' if exercise else ""
     block_html = (f'<div class="{class_name}"{title_attribute}{exercise_attribute} '
-                  f'data-source="{html.escape(source)}">{code_html}</div>')
+                  f'data-source="{html.escape(source)}">{code_html}{LESSON_OUTPUT_MARK}</div>')
     if not exercise:
         return block_html
     solution_html = highlighter.highlight(src=exercise["solution"], language="python", options={}, md=md,
@@ -106,3 +132,64 @@ def on_config(config):
                    "validator": validate_runnable, "format": format_runnable})
     superfences["custom_fences"] = fences
     return config
+
+
+# ---- The lesson's output of every block, computed at build time -----------------------------
+
+def on_pre_build(config):
+    page_blocks.clear()
+    page_outputs.clear()
+
+
+def on_page_content(content, page, config, files):
+    """Note the page's blocks, in page order, with the file name the browser gives each one."""
+    blocks = [(block_filename(number, html.unescape(opening["title"] or "")), html.unescape(opening["source"]))
+              for number, opening in enumerate(BLOCK_OPENING.finditer(content), start=1)]
+    if len(blocks) != content.count(LESSON_OUTPUT_MARK):
+        raise PluginError(f"runnable_fence.py: {page.file.src_uri}: a runnable block without its output's place")
+    if blocks:
+        page_blocks[page.file.src_uri] = blocks
+    return content
+
+
+def block_filename(number, title):
+    """The name tracebacks give a block: as block.mjs names it, <title> or <block N>."""
+    return f"<{title}>" if title else f"<block {number}>"
+
+
+def on_env(env, config, files):
+    """Run every page's blocks under CPython, in one process for the whole build."""
+    digest = hashlib.sha256(b"".join(path.read_bytes() for path in RUN_INPUTS)).hexdigest()
+    keys = {page: (digest, json.dumps(blocks)) for page, blocks in page_blocks.items()}
+    waiting = {page: blocks for page, blocks in page_blocks.items() if keys[page] not in output_cache}
+    if waiting:
+        result = subprocess.run([sys.executable, str(BLOCK_OUTPUTS)], input=json.dumps(waiting),
+                                capture_output=True, text=True, encoding="utf-8", cwd=REPO)
+        if result.returncode != 0:
+            raise PluginError(f"runnable_fence.py: running the lesson's blocks under CPython failed:\n{result.stderr}")
+        for page, outputs in json.loads(result.stdout).items():
+            output_cache[keys[page]] = outputs
+    for page, key in keys.items():
+        page_outputs[page] = output_cache[key]
+    return env
+
+
+def on_post_page(output, page, config):
+    """Each block's place for its output, in page order, filled with what its code printed."""
+    parts = output.split(LESSON_OUTPUT_MARK)
+    outputs = page_outputs.get(page.file.src_uri, [])
+    if len(parts) - 1 != len(outputs):
+        raise PluginError(f"runnable_fence.py: {page.file.src_uri} has {len(parts) - 1} blocks on the page "
+                          f"but {len(outputs)} were run")
+    return parts[0] + "".join(lesson_output_html(block_output) + part
+                              for block_output, part in zip(outputs, parts[1:]))
+
+
+def lesson_output_html(block_output):
+    """The lesson's output of one block: a labelled group with its caption and the text, stream by stream."""
+    pieces = "".join(f'<span class="runnable__{stream}">{html.escape(text, quote=False)}</span>'
+                     for stream, text in block_output["pieces"] if stream in SHOWN_STREAMS)
+    text = pieces or '<span class="runnable__note">(The code prints nothing.)</span>'
+    return (f'<div class="runnable__lesson-output" role="group" aria-label="{LESSON_OUTPUT_LABEL}" '
+            f'data-search-exclude><p class="runnable__lesson-caption">{LESSON_OUTPUT_CAPTION}</p>'
+            f'<div class="runnable__output">{text}</div></div>')

@@ -2,8 +2,10 @@
 
 What it is: after each build it writes, under the site folder,
   assets/vendor/pyodide/     Pyodide's core files from node_modules/pyodide
-  assets/vendor/katex/       KaTeX (ES module minified by esbuild, CSS, woff2 fonts)
+  assets/vendor/katex/       KaTeX's CSS and woff2 fonts (formulas.py typesets at build time:
+                             pages load no KaTeX script)
   assets/vendor/codemirror/editor.mjs  site_scripts/browser/editor/editor.mjs bundled by esbuild
+  assets/vendor/d3/contours.mjs        site_scripts/browser/d3/contours.mjs (d3-contour) bundled by esbuild
   assets/wheels/             the `tinygrad` and `tutor` wheels built here with zipfile, and
                              wheels.json naming them for the runtime (which installs them)
   assets/lesson/             the browser files (.mjs .js .css) of site_scripts/browser/ and of
@@ -35,7 +37,7 @@ WHEEL_VERSION = "0.1.0"
 WHEEL_TAG = "py3-none-any"
 BROWSER_SUFFIXES = {".mjs", ".js", ".css"}
 BROWSER_FOLDERS = ("browser", "tutor")  # the rest of site_scripts/ runs at build time or on a server
-NOT_FOR_THE_BROWSER = {"editor", "__pycache__"}  # editor/ ships as a bundle
+NOT_FOR_THE_BROWSER = {"editor", "d3", "__pycache__"}  # editor/ and d3/ ship as bundles
 SETUP_HINT = "run ./dev.sh serve once (it installs the npm packages)"
 
 
@@ -43,7 +45,7 @@ def on_config(config):
     """Stop early, with a clear message, when the vendored inputs are not installed."""
     missing = [str(path.relative_to(REPO)) for path in
                [NODE_MODULES / "pyodide" / name for name in PYODIDE_FILES]
-               + [NODE_MODULES / "katex" / "dist" / "katex.mjs", ESBUILD, ENGINE]
+               + [NODE_MODULES / "katex" / "dist" / "katex.min.css", ESBUILD, ENGINE]
                if not path.exists()]
     if missing:
         raise PluginError(f"vendor.py: missing {', '.join(missing)}; {SETUP_HINT}")
@@ -63,6 +65,7 @@ def on_post_build(config):
     copy_files(NODE_MODULES / "pyodide", vendor / "pyodide", PYODIDE_FILES)
     vendor_katex(vendor / "katex")
     bundle(SCRIPTS / "browser" / "editor" / "editor.mjs", vendor / "codemirror" / "editor.mjs")
+    bundle(SCRIPTS / "browser" / "d3" / "contours.mjs", vendor / "d3" / "contours.mjs")
     write_wheels(site / "assets" / "wheels")
     copy_browser_files(SCRIPTS, site / "assets" / "lesson")
     shutil.copyfile(ENGINE, site / "tinygrad.py")
@@ -75,9 +78,8 @@ def copy_files(source, destination, names):
 
 
 def vendor_katex(destination):
-    """KaTeX's ES module (minified), its CSS and the woff2 fonts every current browser uses."""
+    """KaTeX's CSS and the woff2 fonts every current browser uses (its script runs only at build time)."""
     dist = NODE_MODULES / "katex" / "dist"
-    bundle(dist / "katex.mjs", destination / "katex.mjs")
     copy_files(dist, destination, ["katex.min.css"])
     fonts = sorted(font.name for font in (dist / "fonts").glob("*.woff2"))
     copy_files(dist / "fonts", destination / "fonts", fonts)

@@ -4,12 +4,14 @@ What it is: one `mkdocs build --strict` of the real configuration into a tempora
 the browser tests' own build helper), then checks on the generated HTML: every chapter of the nav
 exists, no `{{ name }}` placeholder, snippet marker or numbers.yml leaked into the site, python
 fences only include engine/tinygrad.py (never retyped code), the complete-engine page shows the whole
-file, the download link reaches a byte-identical tinygrad.py, and the numbers hook refuses a name it
-does not know.
+file, the download link reaches a byte-identical tinygrad.py, the numbers hook refuses a name it
+does not know, every formula arrives typeset by KaTeX (no raw TeX outside code, no style attribute,
+no KaTeX script) and a formula KaTeX refuses stops the build.
 What it is not: a browser test (tests/site/test_article_blocks.py runs the blocks) or a check of the
 numbers' values (test_numbers.py).
 """
 import html
+import html.parser
 import re
 from pathlib import Path
 from types import SimpleNamespace
@@ -19,12 +21,10 @@ import pytest
 import yaml
 from mkdocs.exceptions import PluginError
 
-from site_scripts.hooks import lesson_numbers
+from site_scripts.hooks import formulas, lesson_numbers
 
 REPO = Path(__file__).resolve().parents[2]
 ENGINE = REPO / "engine" / "tinygrad.py"
-
-
 
 
 def nav_entries():
@@ -100,3 +100,95 @@ def test_unknown_placeholder_fails_the_build():
     known = lesson_numbers.on_page_markdown("It is {{ start_loss }}.", page, None, None)
     start_loss = lesson_numbers.read_numbers_file(REPO / "docs")["numbers"]["start_loss"]["text"]
     assert known == f"It is {start_loss}."
+
+
+# ---- Math typeset at build time (site_scripts/hooks/formulas.py) ----------------------------
+
+FORMULA_START = re.compile(r'<(span|div) class="arithmatex">(.{0,40})', re.S)   # KaTeX's markup nests spans
+RAW_MATH = re.compile(r"\\[()\[\]]|\$\$|\\[a-zA-Z]+")   # \( \) \[ \] $$ or a TeX command such as \frac
+FORMULA_CLASS = re.compile(r'class="[^"]*\b(formula-[0-9a-f]+)\b')
+STYLESHEET_RULE = re.compile(r"^\.(formula-[0-9a-f]+)\{[^}]+!important\}$", re.M)
+FORMULAS_IN_MARKDOWN = re.compile(r"\$[^$\s]")
+
+
+class ReadableText(html.parser.HTMLParser):
+    """The text a reader sees in a page's article: without code, scripts, or the MathML copy of each
+    formula (hidden by KaTeX's CSS, its TeX annotation kept for screen readers and copying)."""
+
+    SKIPPED = {"script", "style", "pre", "code", "math"}
+
+    def __init__(self):
+        super().__init__()
+        self.depth_skipped = 0
+        self.in_article = 0
+        self.parts = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "article":
+            self.in_article += 1
+        if tag in self.SKIPPED:
+            self.depth_skipped += 1
+
+    def handle_endtag(self, tag):
+        if tag in self.SKIPPED:
+            self.depth_skipped -= 1
+        if tag == "article":
+            self.in_article -= 1
+
+    def handle_data(self, data):
+        if self.in_article and not self.depth_skipped:
+            self.parts.append(data)
+
+
+def readable_text(page_html):
+    parser = ReadableText()
+    parser.feed(page_html)
+    return "".join(parser.parts)
+
+
+@pytest.mark.parametrize("markdown_name", nav_pages())
+def test_every_formula_arrives_typeset(site, markdown_name):
+    """Each formula is KaTeX markup in the built page, with its TeX kept only in the MathML annotation;
+    the article shows no raw delimiter or TeX command outside code, and no KaTeX script is loaded."""
+    page = html_path(site, markdown_name).read_text(encoding="utf-8")
+    markdown = (REPO / "docs" / markdown_name).read_text(encoding="utf-8")
+    formulas = FORMULA_START.findall(page)
+    if FORMULAS_IN_MARKDOWN.search(PYTHON_FENCE.sub("", markdown)):
+        assert formulas, "the Markdown has $math$ but the page has no formula"
+    for tag, start in formulas:
+        assert start.startswith('<span class="katex-display">' if tag == "div" else '<span class="katex">'), start
+    assert page.count('<span class="katex-html" aria-hidden="true">') == len(formulas)
+    assert page.count('<annotation encoding="application/x-tex">') == len(formulas)
+    raw = RAW_MATH.findall(readable_text(page))
+    assert not raw, f"raw TeX on the page: {raw[:5]}"
+    assert "katex.mjs" not in page and "math.mjs" not in page
+
+
+def test_formulas_carry_no_style_attribute_and_every_class_has_its_rule(site):
+    stylesheet = (site / "assets" / "math" / "formulas.css").read_text(encoding="utf-8")
+    defined = set(STYLESHEET_RULE.findall(stylesheet))
+    used = set()
+    for markdown_name in nav_pages():
+        page = html_path(site, markdown_name).read_text(encoding="utf-8")
+        assert 'href="' in page and "assets/math/formulas.css" in page, f"{markdown_name}: formulas.css is not linked"
+        assert not re.search(r"<[^>]+\sstyle=", page), f"{markdown_name}: a style attribute"
+        used |= set(FORMULA_CLASS.findall(page))
+    assert used, "no formula needed a box position: KaTeX's markup changed?"
+    assert used <= defined, f"classes without a rule: {sorted(used - defined)[:5]}"
+    assert not (site / "assets" / "vendor" / "katex" / "katex.mjs").exists(), "KaTeX's script is still shipped"
+    assert sorted(path.name for path in (site / "assets" / "vendor" / "katex" / "fonts").glob("KaTeX_Main-*.woff2"))
+
+
+def test_a_formula_katex_refuses_stops_the_build_naming_page_and_formula():
+    formulas.on_config({})
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="broken-chapter.md"))
+    formulas.on_page_content('<p><span class="arithmatex">\\(x^2\\)</span> and '
+                             '<span class="arithmatex">\\(\\frac{1}{\\)</span></p>', page, None, None)
+    with pytest.raises(PluginError, match=r"broken-chapter\.md") as refused:
+        formulas.on_env(None, {}, None)
+    assert "\\frac{1}{" in str(refused.value) and "x^2" not in str(refused.value)
+    formulas.on_config({})
+    formulas.on_page_content('<div class="arithmatex">\\[a &lt; b\\]</div>', page, None, None)
+    formulas.on_env(None, {}, None)
+    typeset = formulas.on_post_page('<div class="arithmatex">\\[a &lt; b\\]</div>', page, {})
+    assert typeset.startswith('<div class="arithmatex"><span class="katex-display">') and "&lt;" in typeset

@@ -12,6 +12,9 @@ What it is: every speed target of issue #8 measured side by side in one run on t
   - in one reader session: chapter switches through Material's instant navigation (link click to
     the next chapter's first block result; one interpreter, a namespace per chapter), a figure's
     slider -> Python -> SVG update round trip, and "Run 100 steps" of the line fit;
+  - the figures of issue #17: the loss landscape's "Start w" slider and the cost figure's
+    "Parameters" slider (slider -> Python -> SVG), and "Train 100 steps" on the XOR surface
+    (17 parameters, 24 x 24 outputs) -> SVG;
   - bytes a first visit transfers (service worker allowed), counted at the server, which runs in
     this process with serve.py's handler: a chapter read without running anything, and a chapter
     whose block runs; plus any file sent twice;
@@ -35,6 +38,7 @@ import statistics
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -74,6 +78,9 @@ TARGETS = {  # row key -> [(target text, test on the row), ...]; no test: the ro
     "first switch": [("<= 300 ms", lambda row: row["value"] <= 300)],
     "round trip": [("<= 16 ms", lambda row: row["value"] <= 16)],
     "run 100": [("<= 200 ms", lambda row: row["value"] <= 200)],
+    "landscape slider": [("<= 16 ms", lambda row: row["value"] <= 16)],
+    "cost slider": [("<= 16 ms", lambda row: row["value"] <= 16)],
+    "xor train 100": [("<= 500 ms", lambda row: row["value"] <= 500)],
     "view only": [("<= 1 MB", lambda row: row["value"] <= 1_000_000)],
     "with python": [("report", None)],
     "engine": [(f"ratio <= {xor.TARGET_RATIO}", lambda row: row["ratio"] <= xor.TARGET_RATIO)],
@@ -387,6 +394,41 @@ def measure_reader_session(bench):
             row("run 100", '"Run 100 steps" of the line fit -> SVG', median(runs), "ms")]
 
 
+def measure_training_figures(bench):
+    """The figures of issue #17 on one page load each: two sliders and the XOR surface's training."""
+    moves = 10 if bench.repeats == 1 else 30
+    results = {}
+    with bench.fresh_page() as page:
+        for chapter, widget, control, values in (
+                (LINE_FIT_CHAPTER, "loss_landscape", "Start w", None),
+                (LINE_FIT_CHAPTER, "xor_surface", "Train 100 steps", ["reset"] * max(3, bench.repeats)),
+                ("checking/", "gradient_cost", "Parameters", None)):
+            if urlparse(page.url).path != urlparse(bench.site_url + chapter).path:
+                page.goto(bench.site_url + chapter)
+            wait_figure_ready(page, widget)
+            if values is None:
+                slider = page.evaluate(SLIDER_RANGE, [widget, control])
+                span = slider["max"] - slider["min"]
+                values = [str(round(slider["min"] + span * ((7 * k) % moves) / moves, 1)) for k in range(moves)]
+            results[widget] = page.evaluate(FIGURE_ROUND_TRIPS, [widget, control, values])
+    return [row("landscape slider", f"Loss landscape: Start w -> Python -> SVG (median of {moves})",
+                median(results["loss_landscape"]), "ms", note=f"slowest {max(results['loss_landscape']):.1f} ms"),
+            row("cost slider", f"The cost of a gradient: Parameters -> Python -> SVG (median of {moves})",
+                median(results["gradient_cost"]), "ms", note=f"slowest {max(results['gradient_cost']):.1f} ms"),
+            row("xor train 100", '"Train 100 steps" of the XOR surface -> SVG', median(results["xor_surface"]), "ms",
+                note="17 parameters, 24 x 24 outputs")]
+
+
+def wait_figure_ready(page, widget):
+    """Scroll to `widget` and wait (polling from Python: the site's CSP forbids evaluated strings) until it is interactive."""
+    page.locator(f'[data-widget="{widget}"]').scroll_into_view_if_needed()
+    deadline = time.monotonic() + PYTHON_TIMEOUT_MS / 1000
+    while page.evaluate("w => document.querySelector(`[data-widget=\"${w}\"]`)?.dataset.python", widget) != "ready":
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the figure {widget} never became interactive")
+        time.sleep(0.05)
+
+
 def measure_first_visit_switch(bench):
     """A reader's very first visit with the service worker allowed (a fresh profile): Run on
     BLOCK_CHAPTER, then the first move to NEXT_CHAPTER. Issue #20: the same document and interpreter,
@@ -499,7 +541,8 @@ def measure_engine(bench):
     return rows
 
 
-MEASUREMENTS = [measure_visits, measure_reader_session, measure_first_visit_switch, measure_transfer, measure_engine]
+MEASUREMENTS = [measure_visits, measure_reader_session, measure_first_visit_switch, measure_training_figures,
+                measure_transfer, measure_engine]
 
 
 def format_table(rows):

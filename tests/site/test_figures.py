@@ -26,6 +26,10 @@ TITLES = {  # exactly as issue #5 names them
     "backprop_graph": "Backpropagation on the graph",
     "paths_add_up": "Paths add up",
     "line_fit": "Fitting a line",
+    "loss_landscape": "Loss landscape",  # issue #17
+    "xor_surface": "XOR decision surface",
+    "xor_gradients": "Gradients of all 17 parameters",
+    "gradient_cost": "The cost of a gradient",
 }
 SUPERSCRIPT_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
 NO_PYTHON = """{  // the runtime's worker (named "python") becomes a stub that never answers; others still work
@@ -113,13 +117,13 @@ def clean_run(outside_requests, page_errors):
 def test_figure_shows_its_starting_state_before_python_is_ready(page, site_url, built_site, name, clean_run):
     page.add_init_script(NO_PYTHON)  # Python never starts on this page
     figure = open_figure(page, site_url, built_site, name, wait_for_python=False)
-    expect(figure.locator("svg")).to_have_count(1)
+    expect(figure.locator(".widget__picture svg").first).to_be_visible()
     expect(figure).to_contain_text("becomes interactive when Python is ready")
     controls = figure.locator("button, input")
     assert controls.count() >= 1
     for index in range(controls.count()):
         expect(controls.nth(index)).to_be_disabled()
-    svg_markup = figure.locator("svg").inner_html()
+    svg_markup = figure.locator(".widget__picture").inner_html()
     assert "NaN" not in svg_markup and "Infinity" not in svg_markup
 
 
@@ -251,7 +255,7 @@ def test_line_fit_steps_runs_resets_and_reports_divergence(page, site_url, built
         button(figure, "Run 100 steps").click()
     assert "Diverged" in messages(figure)
     expect(figure.locator(".widget__line")).to_have_count(0)
-    svg_markup = figure.locator("svg").inner_html()
+    svg_markup = figure.locator(".widget__picture").inner_html()
     assert "NaN" not in svg_markup and "Infinity" not in svg_markup
 
 
@@ -317,7 +321,7 @@ def test_mounting_again_adds_nothing(page, site_url, built_site, clean_run):
     page.evaluate("async (url) => (await import(url)).mountWidgets(document)",
                   site_url + "assets/lesson/tutor/widgets/widgets.mjs")
     assert figure.locator("button, input").count() == controls
-    expect(figure.locator("svg")).to_have_count(1)
+    expect(figure.locator(".widget__picture")).to_have_count(1)
 
 
 def test_figures_reached_by_instant_navigation_use_the_running_python(page, site_url, built_site, clean_run):

@@ -6,7 +6,9 @@
 // before. Edits are saved in the browser (storage/saved-edits.mjs) and restored on the next visit,
 // with a notice when the lesson's own code changed since. A run's "graph" output items (from
 // show(value)) become figures under the output log, in order (shown_graph.mjs, loaded on first use);
-// running the block again clears them.
+// running the block again clears them. The lesson's output, which the build writes into the block
+// (runnable_fence.py: what the lesson's code printed under CPython), stays under the code until the
+// reader runs the block or edits its code (a saved edit included), and comes back with Reset.
 // What it is not: the order of runs (page-runs.mjs decides it) or Python (runtime.mjs runs the code,
 // tutor/session.py caps its output).
 import { runtime } from "../runtime/runtime.mjs";
@@ -25,6 +27,7 @@ export class Block {
   flushScheduled = false;
   lessonChanged = null; // the notice shown when the lesson's code changed after the reader's edit
   lastResult = null; // how the last run ended: { ok, error?, stopped?, reported? }
+  ranHere = false; // the output under the block is the reader's own run, not the lesson's
 
   /** The block `element` (number `number` on its page), run by `page` (a PageRuns);
    *  onStorageFailed() is called when an edit cannot be saved. */
@@ -68,6 +71,8 @@ export class Block {
     this.output.setAttribute("aria-label", `Output of ${this.label}`);
     this.figures = element.appendChild(document.createElement("div"));
     this.figures.className = "runnable__figures";
+    this.lessonOutput = element.querySelector(":scope > .runnable__lesson-output");
+    if (this.lessonOutput) element.insertBefore(this.lessonOutput, this.output); // under the buttons
 
     element.addEventListener("keydown", (event) => {
       if (event.key === "Enter" && (event.ctrlKey || event.metaKey || event.shiftKey) && !this.editor) {
@@ -81,6 +86,7 @@ export class Block {
     });
     this.setState("idle");
     if (this.saved) this.showSavedEdit();
+    this.showLessonOutput();
     element.dataset.mounted = "true";
   }
 
@@ -90,6 +96,11 @@ export class Block {
 
   code() {
     return this.editor ? this.editor.getCode() : this.saved?.code ?? this.original;
+  }
+
+  /** The lesson's output only while the block shows the lesson's code and the reader has not run it. */
+  showLessonOutput() {
+    if (this.lessonOutput) this.lessonOutput.hidden = this.ranHere || this.code() !== this.original;
   }
 
   /** The reader edited this block on an earlier visit: show that code, and say if the lesson changed since. */
@@ -150,9 +161,11 @@ export class Block {
   remember(code) {
     if (code === this.original) {
       this.forget();
+      this.showLessonOutput();
       return;
     }
     this.saved = { code, original: fingerprint(this.original) };
+    this.showLessonOutput();
     if (!saveEdit(this.page.key, this.number, code, this.original)) this.onStorageFailed();
   }
 
@@ -168,11 +181,17 @@ export class Block {
     this.lessonChanged = null;
     if (this.editor) this.editor.setCode(this.original);
     else if (showedEdit) this.codeView.querySelector("code").textContent = this.original;
-    if (!this.busy) this.clearOutput();
+    if (!this.busy) {
+      this.clearOutput();
+      this.ranHere = false;
+    }
+    this.showLessonOutput();
   }
 
   async execute(pageKey, code, fresh) {
     this.clearOutput();
+    this.ranHere = true;
+    this.showLessonOutput();
     this.openEditor({ focus: false });
     const result = await runtime.run({
       page: pageKey, code, fresh, filename: this.filename,

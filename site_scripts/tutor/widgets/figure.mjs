@@ -35,6 +35,8 @@ export class FigureFrame {
     this.state = state;
     this.#interactive = interactive;
     this.picture = this.#part("div", "widget__picture");
+    this.description = this.#part("p", "widget__description"); // what the picture shows, for screen readers
+    this.description.id = `widget-description-${nextControlId++}`;
     this.readoutList = this.#part("dl", "widget__readouts");
     this.messageList = this.#part("div", "widget__messages");
     this.messageList.setAttribute("aria-live", "polite");
@@ -77,7 +79,13 @@ export class FigureFrame {
 
   /** Replace the picture with `node` (an <svg>). */
   draw(node) {
+    for (const svg of node.matches("svg") ? [node] : node.querySelectorAll("svg")) svg.setAttribute("aria-describedby", this.description.id);
     this.picture.replaceChildren(node);
+  }
+
+  /** Say in one sentence what the picture shows now: the drawings' description for screen readers, not displayed. */
+  describe(text) {
+    this.description.textContent = text;
   }
 
   /** Show [label, text] pairs; each value is findable by [data-readout="label"]. */

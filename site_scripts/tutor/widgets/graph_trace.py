@@ -59,6 +59,9 @@ def trace(root, names, seeded, edges_done):
     if seeded:
         root.grad = 1.0
     edges, messages = [], []
+    # The value whose gradient was passed on last (the seeded root before any edge): the figure
+    # highlights it and the edges it just followed.
+    active = schedule[edges_done - 1][0] if edges_done else root if seeded else None
     for index, (child, position) in enumerate(schedule):
         parent, local_derivative = child.edges[position]
         operand = OPERAND_NAMES.get(len(child.edges), ("operand",) * len(child.edges))[position]
@@ -69,6 +72,7 @@ def trace(root, names, seeded, edges_done):
             "local_text": number_text(local_derivative),
             "contribution_text": None,
             "state": "done" if index < edges_done else "next" if seeded and index == edges_done else "waiting",
+            "active": index < edges_done and child is active,
         }
         if index < edges_done:
             contribution = child.grad * local_derivative
@@ -93,6 +97,7 @@ def trace(root, names, seeded, edges_done):
             "grad_text": number_text(node.grad) if node in reached else None,
             "contributions": contributions[node],
             "is_root": node is root,
+            "is_active": node is active,
             "is_leaf": not node.edges,
         }
         for node in order

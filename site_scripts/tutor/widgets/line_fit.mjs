@@ -1,28 +1,50 @@
 // line_fit.mjs: view of the figure "Fitting a line" (model: line_fit.py).
 // What it is: "Step", "Run 100 steps", "Reset", the "Learning rate" slider, a plot of the four
-// points with the current line, and the loss history on a logarithmic axis.
+// points with the current line, and the loss history on a logarithmic axis. loss_landscape.mjs
+// draws the same two plots beside its landscape (fitDrawings).
 // What it is not: the training loop; when the model says "diverged" no line is drawn.
-import { drawing, plot } from "./svg.mjs";
+import { drawing, panels, plot } from "./svg.mjs";
 
-export function mountView(figure) {
-  const initial = figure.state;
+/** The controls both line-fit figures share: the buttons, then the "Learning rate" slider. */
+export function trainingControls(figure, resetKwargs) {
   figure.button("Step", "step", (state) => ({ state, count: 1 }));
   figure.button("Run 100 steps", "step", (state) => ({ state, count: 100 }));
-  figure.button("Reset", "reset", (state) => ({ learning_rate: state.learning_rate }));
-  const setRate = figure.slider("Learning rate", initial.learning_rate_range, "set_learning_rate",
+  figure.button("Reset", "reset", resetKwargs);
+  return figure.slider("Learning rate", figure.state.learning_rate_range, "set_learning_rate",
     (state, rate) => ({ state, learning_rate: rate }));
+}
+
+/** Two drawings of a line-fit state: the points with the line, and the loss over the steps. */
+export function fitDrawings(state) {
+  const fit = drawing(320, 270, `The four points and the line y = ${state.w_text}·x + ${state.b_text}`);
+  const points = plot(fit, { xRange: state.plot_x, yRange: state.plot_y, box: [50, 10, 256, 220], xLabel: "x", yLabel: "y" });
+  if (!state.diverged_at) points.segment(state.line, "widget__line");
+  state.points.forEach((point) => points.dot(point, "widget__point", 4));
+  const history = drawing(320, 270, `The loss over ${state.steps_text} steps, now ${state.loss_text}`);
+  const losses = plot(history, { xRange: [0, Math.max(1, state.steps)], yRange: state.history_range, box: [56, 10, 250, 220],
+    xLabel: "step", yLabel: "loss", yScale: "log", empty: state.steps ? null : "no steps yet" });
+  losses.curve(state.history.map((loss, step) => [step, loss]), "widget__history");
+  if (!state.steps) losses.dot([0, state.history[0]], "widget__current", 3);
+  return [fit, history];
+}
+
+/** The readouts and the spoken summary of a line-fit state. */
+export function fitText(state) {
+  return {
+    readouts: [["w", state.w_text], ["b", state.b_text], ["Loss", state.loss_text], ["Steps", state.steps_text]],
+    description: `After ${state.steps_text} step${state.steps === 1 ? "" : "s"} at learning rate ${state.learning_rate_text}: `
+      + `w = ${state.w_text}, b = ${state.b_text}, loss ${state.loss_text}.${state.diverged_at ? " Training diverged." : ""}`,
+  };
+}
+
+export function mountView(figure) {
+  const setRate = trainingControls(figure, (state) => ({ learning_rate: state.learning_rate }));
   return (state) => {
     setRate(state.learning_rate, `learning rate ${state.learning_rate_text}`);
-    const svg = drawing(640, 280, `The four points and the line y = w·x + b, and the loss over ${state.steps_text} steps`);
-    const points = plot(svg, { xRange: state.plot_x, yRange: state.plot_y, box: [56, 10, 250, 220], xLabel: "x", yLabel: "y" });
-    if (!state.diverged_at) points.segment(state.line, "widget__line");
-    state.points.forEach((point) => points.dot(point, "widget__point", 4));
-    const lastStep = Math.max(1, state.history.length - 1);
-    const losses = plot(svg, { xRange: [0, lastStep], yRange: state.history_range, box: [380, 10, 250, 220],
-      xLabel: "step", yLabel: "loss", yScale: "log" });
-    losses.curve(state.history.map((loss, step) => [step, loss]), "widget__history");
-    figure.draw(svg);
-    figure.readouts([["w", state.w_text], ["b", state.b_text], ["Loss", state.loss_text], ["Steps", state.steps_text]]);
+    figure.draw(panels(...fitDrawings(state)));
+    const { readouts, description } = fitText(state);
+    figure.readouts(readouts);
+    figure.describe(description);
     figure.messages(state.messages, state.diverged_at !== null);
   };
 }

@@ -3,7 +3,8 @@
 What it is: the training loop of the lesson's train_line, one step at a time. Each step
 builds a fresh engine graph of the mean squared error at the current (w, b), calls
 backward() and moves both parameters against their gradients. The state carries the loss
-history. When the numbers overflow (a learning rate that is too large) the state says
+history and the path of (w, b) from the start, which a reader may choose (the figure "Loss
+landscape", loss_landscape.py, steps through this same state). When the numbers overflow (a learning rate that is too large) the state says
 "diverged" with a message, and holds no infinite or NaN number for the view to draw.
 What it is not: the view (line_fit.mjs plots the points, the line and the loss history).
 """
@@ -28,12 +29,17 @@ def mean_squared_error(w, b):
     return sum((w * x + b - y) ** 2 for x, y in POINTS) * (1 / len(POINTS))
 
 
+def gradient(w, b):
+    """(dL/dw, dL/db) at (w, b), from one backward() of the engine's graph of the loss."""
+    weight, bias = Value(w), Value(b)
+    mean_squared_error(weight, bias).backward()
+    return weight.grad, bias.grad
+
+
 def descend(w, b, learning_rate):
     """(w, b) after one gradient-descent step; OverflowError if the numbers leave float range."""
-    weight, bias = Value(w), Value(b)
-    loss = mean_squared_error(weight, bias)
-    loss.backward()
-    new_w, new_b = w - learning_rate * weight.grad, b - learning_rate * bias.grad
+    weight_grad, bias_grad = gradient(w, b)
+    new_w, new_b = w - learning_rate * weight_grad, b - learning_rate * bias_grad
     if not (math.isfinite(new_w) and math.isfinite(new_b)):
         raise OverflowError("parameters overflowed")
     return new_w, new_b
@@ -47,7 +53,7 @@ def loss_at(w, b):
     return loss
 
 
-def view(w, b, learning_rate, history, diverged_at=None):
+def view(w, b, learning_rate, history, path, diverged_at=None):
     messages = []
     if diverged_at is not None:
         messages.append(
@@ -62,6 +68,8 @@ def view(w, b, learning_rate, history, diverged_at=None):
         "learning_rate": learning_rate,
         "learning_rate_range": LEARNING_RATE_RANGE,
         "history": history,
+        "path": path,
+        "start": path[0],
         "diverged_at": diverged_at,
         "steps": len(history) - 1,
         "points": [list(point) for point in POINTS],
@@ -92,9 +100,14 @@ def checked_learning_rate(learning_rate):
     return checked_number("Learning rate", learning_rate, LEARNING_RATE_RANGE["min"], LEARNING_RATE_RANGE["max"])
 
 
-def reset(learning_rate=DEFAULT_LEARNING_RATE):
-    w, b = START["w"], START["b"]
-    return view(w, b, checked_learning_rate(learning_rate), [loss_at(w, b)])
+def reset(learning_rate=DEFAULT_LEARNING_RATE, w=START["w"], b=START["b"]):
+    """The state at step 0 from (w, b); any finite start whose loss a float can hold."""
+    w, b = checked_number("w", w), checked_number("b", b)
+    try:
+        loss = loss_at(w, b)
+    except OverflowError:
+        raise ValueError(f"the loss at w = {number_text(w)}, b = {number_text(b)} is too large for a float") from None
+    return view(w, b, checked_learning_rate(learning_rate), [loss], [[w, b]])
 
 
 def initial():
@@ -102,33 +115,36 @@ def initial():
 
 
 def unpacked(state):
-    """(w, b, learning_rate, history, diverged_at) of a state this figure returned, checked."""
-    history = state_field(state, "history")
+    """(w, b, learning_rate, history, path, diverged_at) of a state this figure returned, checked."""
+    history, path = state_field(state, "history"), state_field(state, "path")
     if not isinstance(history, list) or not history:
         raise ValueError("state['history'] must be the non-empty list of losses this figure returned")
+    if not isinstance(path, list) or len(path) != len(history):
+        raise ValueError("state['path'] must hold one (w, b) pair per loss in state['history']")
     return (checked_number("w", state_field(state, "w")), checked_number("b", state_field(state, "b")),
-            state_field(state, "learning_rate"), list(history), state_field(state, "diverged_at"))
+            state_field(state, "learning_rate"), list(history), list(path), state_field(state, "diverged_at"))
 
 
 def set_learning_rate(state, learning_rate):
-    w, b, _, history, diverged_at = unpacked(state)
-    return view(w, b, checked_learning_rate(learning_rate), history, diverged_at)
+    w, b, _, history, path, diverged_at = unpacked(state)
+    return view(w, b, checked_learning_rate(learning_rate), history, path, diverged_at)
 
 
 def step(state, count=1):
     """The state after `count` more steps (stopping at the first overflow)."""
     if type(count) is not int or not 1 <= count <= MAX_STEPS_PER_CALL:
         raise ValueError(f"count must be a whole number from 1 to {MAX_STEPS_PER_CALL}, not {count!r}")
-    w, b, learning_rate, history, diverged_at = unpacked(state)
+    w, b, learning_rate, history, path, diverged_at = unpacked(state)
     if diverged_at is not None:
-        return view(w, b, learning_rate, history, diverged_at)
+        return view(w, b, learning_rate, history, path, diverged_at)
     learning_rate = checked_learning_rate(learning_rate)
     for _ in range(count):
         try:
             new_w, new_b = descend(w, b, learning_rate)
             new_loss = loss_at(new_w, new_b)
         except OverflowError:  # keep the last finite parameters; say which step failed
-            return view(w, b, learning_rate, history, diverged_at=len(history))
+            return view(w, b, learning_rate, history, path, diverged_at=len(history))
         w, b = new_w, new_b
         history.append(new_loss)
-    return view(w, b, learning_rate, history)
+        path.append([w, b])
+    return view(w, b, learning_rate, history, path)

@@ -19,6 +19,8 @@ export function mountView(figure) {
     area.dot([state.x, state.value], "widget__point");
     figure.draw(svg);
     figure.readouts([["Formula", state.formula], ["f(x)", state.value_text], ["f'(x) from backward()", state.slope_text]]);
+    figure.describe(`At x = ${state.x_text}: f(x) = ${state.value_text}, slope ${state.slope_text}; `
+      + `${state.revealed ? "the full curve is drawn" : "only the point and its tangent are drawn"}.`);
     figure.messages([state.revealed ? "The full curve, sampled by the model." : "Only the known point and its tangent are drawn so far."]);
   };
 }

@@ -48,16 +48,24 @@ function niceTicks([low, high], count = 6) {
 }
 
 const tickLabel = (tick) => String(tick).replace("-", "\u2212");
-const powerLabel = (exponent) => `1e${exponent}`.replace("-", "\u2212");
+const SUPERSCRIPTS = { "-": "\u207b", 0: "\u2070", 1: "\u00b9", 2: "\u00b2", 3: "\u00b3", 4: "\u2074", 5: "\u2075", 6: "\u2076", 7: "\u2077", 8: "\u2078", 9: "\u2079" };
+/** 10 to the `exponent` as a reader writes it: 0.01, 0.1, 1, 10, 100, 1000, then 10⁴, 10⁻⁵. */
+export const powerLabel = (exponent) => (Math.abs(exponent) <= 3
+  ? tickLabel(Number((10 ** exponent).toPrecision(1)))
+  : `10${[...String(exponent)].map((character) => SUPERSCRIPTS[character]).join("")}`);
 
 /**
  * A plot area inside `svg`: axes with ticks and labels, and a clip region, for data in
- * x ∈ xRange, y ∈ yRange (yScale "log" for a logarithmic y axis). Returns helpers that draw
- * data: curve(points, className), segment([p, q], className), dot([x, y], className).
+ * x ∈ xRange, y ∈ yRange (xScale or yScale "log" for a logarithmic axis). With `empty` (a
+ * sentence), the x axis has no ticks yet and the sentence stands in the plot: there is no data
+ * to scale it by. Returns helpers that draw data: curve(points, className), segment([p, q],
+ * className), arrow([p, q], className), dot([x, y], className), cell([x0, y0], [x1, y1],
+ * className, attributes), the scales x(value) and y(value) in pixels, and toData([px, py]),
+ * the inverse of both linear scales.
  */
-export function plot(svg, { xRange, yRange, box, xLabel, yLabel, yScale = "linear" }) {
+export function plot(svg, { xRange, yRange, box, xLabel, yLabel, xScale = "linear", yScale = "linear", empty = null }) {
   const [left, top, width, height] = box;
-  const x = linear(xRange, [left, left + width]);
+  const x = (xScale === "log" ? logarithmic : linear)(xRange, [left, left + width]);
   const y = (yScale === "log" ? logarithmic : linear)(yRange, [top + height, top]);
   const clipId = `widget-clip-${nextId++}`;
   const clip = svgElement("clipPath", { id: clipId });
@@ -66,9 +74,14 @@ export function plot(svg, { xRange, yRange, box, xLabel, yLabel, yScale = "linea
 
   const axes = svgElement("g", { class: "widget__axes" });
   axes.append(svgElement("rect", { x: left, y: top, width, height, class: "widget__frame" }));
-  for (const tick of niceTicks(xRange)) {
+  const xTicks = empty !== null ? [] : xScale === "log" ? powersOfTen(xRange) : niceTicks(xRange);
+  for (const tick of xTicks) {
     axes.append(svgElement("line", { x1: x(tick), x2: x(tick), y1: top + height, y2: top + height + 4 }));
-    axes.append(svgElement("text", { x: x(tick), y: top + height + 16, "text-anchor": "middle" }, tickLabel(tick)));
+    const label = xScale === "log" ? powerLabel(Math.round(Math.log10(tick))) : tickLabel(tick);
+    axes.append(svgElement("text", { x: x(tick), y: top + height + 16, "text-anchor": "middle" }, label));
+  }
+  if (empty) {
+    axes.append(svgElement("text", { x: left + width / 2, y: top + height / 2, "text-anchor": "middle", class: "widget__empty" }, empty));
   }
   const yTicks = yScale === "log" ? powersOfTen(yRange) : niceTicks(yRange, 5);
   for (const tick of yTicks) {
@@ -88,11 +101,36 @@ export function plot(svg, { xRange, yRange, box, xLabel, yLabel, yScale = "linea
   const layer = svgElement("g", { "clip-path": `url(#${clipId})` });
   svg.append(layer);
   const add = (element) => { layer.append(element); return element; };
+  let arrowId = null;
+  const segment = ([[x1, y1], [x2, y2]], className, extra = {}) =>
+    add(svgElement("line", { x1: x(x1), y1: y(y1), x2: x(x2), y2: y(y2), class: className, ...extra }));
   return {
+    x,
+    y,
+    toData: ([px, py]) => [xRange[0] + ((px - left) / width) * (xRange[1] - xRange[0]),
+      yRange[0] + ((top + height - py) / height) * (yRange[1] - yRange[0])],
     curve: (points, className) => add(svgElement("path", { d: pathData(points.map(([px, py]) => [x(px), y(py)])), class: className })),
-    segment: ([[x1, y1], [x2, y2]], className) => add(svgElement("line", { x1: x(x1), y1: y(y1), x2: x(x2), y2: y(y2), class: className })),
+    segment,
+    arrow: (points, className) => {
+      if (arrowId === null) {
+        arrowId = `widget-arrow-${nextId++}`;
+        svg.append(arrowHead(arrowId, className));
+      }
+      return segment(points, className, { "marker-end": `url(#${arrowId})` });
+    },
     dot: ([px, py], className, radius = 5) => add(svgElement("circle", { cx: x(px), cy: y(py), r: radius, class: className })),
+    cell: ([x0, y0], [x1, y1], className, attributes = {}) => add(svgElement("rect", {
+      x: Math.min(x(x0), x(x1)), y: Math.min(y(y0), y(y1)), width: Math.abs(x(x1) - x(x0)), height: Math.abs(y(y1) - y(y0)),
+      class: className, ...attributes })),
   };
+}
+
+/** A row of drawings that wraps onto several lines on a narrow screen (each keeps its own size). */
+export function panels(...drawings) {
+  const row = document.createElement("div");
+  row.className = "widget__panels";
+  row.append(...drawings);
+  return row;
 }
 
 /** Powers of ten from low to high (at most about eight of them, evenly thinned). */
@@ -176,11 +214,11 @@ export function graphDrawing(graph, label) {
   return svg;
 }
 
-function arrowHead(id) {
+function arrowHead(id, className = "") {
   const defs = svgElement("defs");
   const marker = svgElement("marker", { id, viewBox: "0 0 10 10", refX: 9, refY: 5,
-    markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" });
-  marker.append(svgElement("path", { d: "M0,0L10,5L0,10z", class: "widget__arrow-head" }));
+    markerWidth: 10, markerHeight: 10, markerUnits: "userSpaceOnUse", orient: "auto-start-reverse" }); // one size for thin and thick lines
+  marker.append(svgElement("path", { d: "M0,0L10,5L0,10z", class: `widget__arrow-head ${className}`.trim() }));
   defs.append(marker);
   return defs;
 }
@@ -194,7 +232,8 @@ function edgeDrawing(edge, [parentX, parentY], [childX, childY], bend, arrowId) 
   const control = [(start[0] + end[0]) / 2, (start[1] + end[1]) / 2 + offset];
   const middle = [(start[0] + 2 * control[0] + end[0]) / 4, (start[1] + 2 * control[1] + end[1]) / 4];
   const labelY = offset > 0 ? middle[1] + 14 : middle[1] - 22; // labels sit on the outer side of a bent edge
-  const group = svgElement("g", { class: `widget__edge widget__edge--${edge.state}`, "data-edge": `${edge.parent}-${edge.child}` });
+  const group = svgElement("g", { class: `widget__edge widget__edge--${edge.state}${edge.active ? " widget__edge--active" : ""}`,
+    "data-edge": `${edge.parent}-${edge.child}` });
   group.append(svgElement("path", { d: `M${start}Q${control} ${end}`, "marker-end": `url(#${arrowId})` }));
   group.append(svgElement("text", { x: middle[0], y: labelY, "text-anchor": "middle", class: "widget__edge-local" },
     `× ${edge.local_text}`));
@@ -205,15 +244,25 @@ function edgeDrawing(edge, [parentX, parentY], [childX, childY], bend, arrowId) 
   return group;
 }
 
+/** One sentence for screen readers: every value with its gradient so far, and how far the backward pass is. */
+export function graphDescription(graph) {
+  const values = graph.nodes.map((node) => `${nodeHeading(node)} is ${node.data_text}`
+    + (node.grad_text === null ? "" : ` with gradient ${node.grad_text}`)).join("; ");
+  const done = graph.edges.filter((edge) => edge.state === "done").length;
+  const pass = graph.seeded ? `${done} of ${graph.edges.length} edges followed backward` : "not seeded yet";
+  return `Computation graph: ${values}. Backward pass: ${pass}.`;
+}
+
 /** How a graph's box names its value: "e = ŷ − y" for a computed value with a formula, else "w". */
 export const nodeHeading = (node) => (node.formula ? `${node.symbol} = ${node.formula}` : node.symbol);
 
 function nodeDrawing(node, [x, y]) {
   const reached = node.grad_text !== null;
-  const group = svgElement("g", { class: `widget__node${reached ? " widget__node--reached" : ""}`, "data-node": node.symbol });
+  const group = svgElement("g", { class: `widget__node${reached ? " widget__node--reached" : ""}${node.is_active ? " widget__node--active" : ""}`,
+    "data-node": node.symbol });
   group.append(svgElement("rect", { x, y, width: BOX.width, height: BOX.height, rx: 6 }));
   group.append(svgElement("text", { x: x + BOX.width / 2, y: y + 18, "text-anchor": "middle", class: "widget__node-name" }, nodeHeading(node)));
-  group.append(svgElement("text", { x: x + BOX.width / 2, y: y + 38, "text-anchor": "middle", "data-field": "data" }, `value ${node.data_text}`));
+  group.append(svgElement("text", { x: x + BOX.width / 2, y: y + 38, "text-anchor": "middle", "data-field": "data", class: "widget__node-value" }, `value ${node.data_text}`));
   group.append(svgElement("text", { x: x + BOX.width / 2, y: y + 57, "text-anchor": "middle", "data-field": "grad", class: "widget__node-grad" },
     `grad ${reached ? node.grad_text : "–"}`));
   return group;

@@ -13,7 +13,8 @@ import re
 
 import pytest
 
-from tutor.widgets import line_fit, loss_experiment, mystery_curve, secant_tangent
+from tutor.widgets import (gradient_cost, line_fit, loss_experiment, loss_landscape, mystery_curve, secant_tangent,
+                           xor_gradients, xor_surface)
 
 NOT_A_NUMBER_TEXT = re.compile(r"nan|inf", re.IGNORECASE)
 
@@ -123,3 +124,41 @@ def test_mystery_curve_at_both_ends_of_its_slider_before_and_after_reveal(x):
 def test_mystery_curve_refuses_a_point_beyond_the_slider(x):
     with pytest.raises(ValueError, match="Known evaluation point x"):
         mystery_curve.move_point(mystery_curve.initial(), x)
+
+
+@pytest.mark.parametrize("learning_rate", [line_fit.LEARNING_RATE_RANGE["min"], 0.3, line_fit.LEARNING_RATE_RANGE["max"]])
+@pytest.mark.parametrize("corner", [("min", "min"), ("max", "max"), ("min", "max")])
+def test_loss_landscape_from_every_corner_at_the_ends_of_the_learning_rate(learning_rate, corner):
+    w = loss_landscape.W_RANGE[corner[0]]
+    b = loss_landscape.B_RANGE[corner[1]]
+    state = loss_landscape.set_start(loss_landscape.set_learning_rate(loss_landscape.initial(), learning_rate), w, b)
+    assert_drawable(state)
+    for _ in range(3):
+        state = loss_landscape.step(state, line_fit.MAX_STEPS_PER_CALL)
+        assert_drawable(state)
+    if learning_rate == line_fit.LEARNING_RATE_RANGE["max"]:
+        assert state["diverged_at"] is not None and state["next_point"] is None
+
+
+@pytest.mark.parametrize("seed", [xor_surface.SEED_RANGE["min"], xor_surface.SEED_RANGE["max"]])
+@pytest.mark.parametrize("hidden", [xor_surface.HIDDEN_RANGE["min"], xor_surface.HIDDEN_RANGE["max"]])
+def test_xor_surface_at_the_ends_of_seed_and_hidden_neurons_trained_to_its_limit(seed, hidden):
+    state = xor_surface.set_hidden(xor_surface.set_seed(xor_surface.initial(), seed), hidden)
+    assert_drawable(state)
+    state = xor_surface.train_steps(state, xor_surface.MAX_STEPS)
+    assert_drawable(state)
+    low, high = state["history_range"]
+    assert 0 < low < high < math.inf
+
+
+def test_xor_gradients_after_long_training_stay_drawable():
+    state = xor_gradients.initial()
+    for _ in range(12):  # the loss falls to about 1e-30: gradients near zero, bars still finite
+        state = xor_gradients.train_steps(state)
+    assert_drawable(state)
+    assert state["bar_range"][0] < 0 < state["bar_range"][1]
+
+
+@pytest.mark.parametrize("parameters", [gradient_cost.PARAMETERS_RANGE["min"], gradient_cost.PARAMETERS_RANGE["max"]])
+def test_gradient_cost_at_both_ends_of_its_slider(parameters):
+    assert_drawable(gradient_cost.set_parameters(gradient_cost.initial(), parameters))

@@ -1,0 +1,166 @@
+"""Model of the figure "XOR decision surface": what a small network answers over the whole input square.
+
+What it is: the engine's MLP([2, hidden, 1], seed) trained on the four XOR examples by the loop of
+the lesson's train_xor (mean squared error, backward(), gradient_step with learning rate 0.1),
+100 steps per call. The state holds the network's parameters as floats (the next call rebuilds the
+network from them), the loss before every step, the four predictions and the network's output on a
+24 × 24 grid of inputs, each computed by the engine's forward pass. With 4 hidden neurons and seed
+42 (the lesson's network) it learns; with 2 hidden neurons and seed 7 (the exercise's network) the
+loss stops falling well above zero: a plateau, which the state names.
+What it is not: the view (xor_surface.mjs colours the grid and plots the loss). xor_gradients.py
+uses the same network and training step.
+"""
+from tinygrad import MLP, gradient_step
+
+from .display import checked_number, cycle_collector_paused, number_text, state_field
+from .line_fit import history_range
+
+TITLE = "XOR decision surface"
+XOR_TABLE = [((0, 0), -1), ((0, 1), 1), ((1, 0), 1), ((1, 1), -1)]
+LEARNING_RATE = 0.1
+STEPS_PER_CALL = 100
+MAX_STEPS = 5000
+SEED_RANGE = {"min": 0, "max": 99, "step": 1}
+HIDDEN_RANGE = {"min": 1, "max": 8, "step": 1}
+DEFAULT_SEED, DEFAULT_HIDDEN = 42, 4
+GRID_SIZE = 24
+INPUT_RANGE = [-0.25, 1.25]  # the input square [0, 1]², with a margin around the four points
+PLATEAU_WINDOW = 200  # steps over which a loss that barely moves counts as a plateau
+PLATEAU_CHANGE = 0.01  # ... barely: by less than this fraction
+LEARNED_LOSS = 0.01
+
+
+def xor_loss(network):
+    return sum((network(inputs)[0] - target) ** 2 for inputs, target in XOR_TABLE) * (1 / 4)
+
+
+def network_of(seed, hidden, parameters=None):
+    """MLP([2, hidden, 1], seed), with its parameters set to `parameters` (floats) if given."""
+    network = MLP([2, hidden, 1], seed=seed)
+    if parameters is not None:
+        if not isinstance(parameters, list) or len(parameters) != len(network.parameters()):
+            raise ValueError(f"state['parameters'] must hold the {len(network.parameters())} numbers this figure returned")
+        for parameter, data in zip(network.parameters(), parameters):
+            parameter.data = checked_number("a parameter", data)
+    return network
+
+
+def train(network, steps):
+    """`steps` steps of train_xor's loop; returns the loss before each step."""
+    losses = []
+    for _ in range(steps):
+        loss = xor_loss(network)
+        losses.append(loss.data)
+        loss.backward()
+        gradient_step(network.parameters(), LEARNING_RATE)
+    return losses
+
+
+def cell_centres():
+    low, high = INPUT_RANGE
+    return [low + (high - low) * (index + 0.5) / GRID_SIZE for index in range(GRID_SIZE)]
+
+
+def output_grid(network):
+    """The network's output at every cell centre: rows of constant x₂ (lowest first), x₁ along a row."""
+    centres = cell_centres()
+    return [[network([x1, x2])[0].data for x1 in centres] for x2 in centres]
+
+
+def checked_settings(seed, hidden):
+    seed = checked_number("Seed", seed, SEED_RANGE["min"], SEED_RANGE["max"])
+    hidden = checked_number("Hidden neurons", hidden, HIDDEN_RANGE["min"], HIDDEN_RANGE["max"])
+    if seed != int(seed) or hidden != int(hidden):
+        raise ValueError("Seed and Hidden neurons must be whole numbers")
+    return int(seed), int(hidden)
+
+
+def plateau(history):
+    """True when the loss is still high and moved by less than PLATEAU_CHANGE over the last PLATEAU_WINDOW steps."""
+    if len(history) <= PLATEAU_WINDOW or history[-1] < LEARNED_LOSS:
+        return False
+    earlier = history[-1 - PLATEAU_WINDOW]
+    return earlier - history[-1] < PLATEAU_CHANGE * earlier
+
+
+def view(seed, hidden, network, history):
+    """Everything the view draws. `history` holds the loss before each step taken, then the loss now."""
+    predictions = [network(inputs)[0].data for inputs, _ in XOR_TABLE]
+    steps = len(history) - 1
+    loss = history[-1]
+    messages = []
+    if plateau(history):
+        messages.append(f"Plateau: over the last {PLATEAU_WINDOW} steps the loss fell by less than "
+                        f"{PLATEAU_CHANGE:.0%}, and it is still {number_text(loss, 3)}.")
+    elif loss < LEARNED_LOSS:
+        messages.append("Learned: every prediction is close to its target.")
+    if steps >= MAX_STEPS:
+        messages.append(f"This figure stops at {MAX_STEPS} steps: press Reset to start again.")
+    correct = sum((prediction > 0) == (target > 0) for prediction, (_, target) in zip(predictions, XOR_TABLE))
+    return {
+        "seed": seed,
+        "hidden": hidden,
+        "seed_range": SEED_RANGE,
+        "hidden_range": HIDDEN_RANGE,
+        "parameters": [parameter.data for parameter in network.parameters()],
+        "parameter_count_text": str(len(network.parameters())),
+        "history": history,
+        "steps": steps,
+        "steps_text": str(steps),
+        "loss_text": number_text(loss),
+        "can_train": steps < MAX_STEPS,
+        "plateau": plateau(history),
+        "points": [[*inputs, target] for inputs, target in XOR_TABLE],
+        "predictions": predictions,
+        "prediction_texts": [number_text(prediction, 3) for prediction in predictions],
+        "grid": output_grid(network),
+        "input_range": INPUT_RANGE,
+        "history_range": history_range(history),
+        "messages": messages,
+        "description": (f"XOR network with {hidden} hidden neuron{'s' if hidden != 1 else ''}, seed {seed}, after "
+                        f"{steps} steps: loss {number_text(loss, 3)}; {correct} of the 4 inputs on the right side of 0 "
+                        f"(outputs {', '.join(number_text(p, 2) for p in predictions)})."),
+    }
+
+
+def fresh(seed, hidden):
+    network = network_of(seed, hidden)
+    return view(seed, hidden, network, [xor_loss(network).data])
+
+
+def initial():
+    return fresh(DEFAULT_SEED, DEFAULT_HIDDEN)
+
+
+def unpacked(state):
+    """(seed, hidden, network, history) of a state this figure returned."""
+    seed, hidden = checked_settings(state_field(state, "seed"), state_field(state, "hidden"))
+    history = state_field(state, "history")
+    if not isinstance(history, list) or not history:
+        raise ValueError("state['history'] must be the non-empty list of losses this figure returned")
+    return seed, hidden, network_of(seed, hidden, state_field(state, "parameters")), list(history)
+
+
+def train_steps(state, count=STEPS_PER_CALL):
+    """The state after `count` more training steps (at most up to MAX_STEPS in all)."""
+    if type(count) is not int or not 1 <= count <= MAX_STEPS:
+        raise ValueError(f"count must be a whole number from 1 to {MAX_STEPS}, not {count!r}")
+    with cycle_collector_paused():
+        seed, hidden, network, history = unpacked(state)
+        count = min(count, MAX_STEPS - (len(history) - 1))
+        if count > 0:
+            history = history[:-1] + train(network, count) + [xor_loss(network).data]
+        return view(seed, hidden, network, history)
+
+
+def reset(state):
+    seed, hidden = checked_settings(state_field(state, "seed"), state_field(state, "hidden"))
+    return fresh(seed, hidden)
+
+
+def set_seed(state, seed):
+    return fresh(*checked_settings(seed, state_field(state, "hidden")))
+
+
+def set_hidden(state, hidden):
+    return fresh(*checked_settings(state_field(state, "seed"), hidden))

@@ -1,0 +1,184 @@
+"""test_training_figures.py: the figures of issue #17 in Chromium, operated by their labels, and the
+improvements it asked of the older figures (tick labels, the active edge, the spoken description).
+
+What it is: "Loss landscape", "XOR decision surface", "Gradients of all 17 parameters" and "The cost
+of a gradient", each found by its title, driven by mouse and keyboard like a reader, the numbers it
+shows read back and checked against the same model under CPython or the issue; every figure of the
+site at phone width (375 px) without sideways scrolling.
+What it is not: the models' arithmetic (tests/tutor/widgets/test_training_models.py).
+"""
+import pytest
+from playwright.sync_api import expect
+
+from test_figures import (TITLES, button, clean_run, cpython_model, figure_page, messages, open_figure,  # noqa: F401
+                          readout, settled, shown_number)
+
+
+def description(figure):
+    return settled(figure).locator(".widget__description").inner_text()
+
+
+def test_loss_landscape_steps_runs_and_shows_the_path_and_the_gradient(page, site_url, built_site, clean_run):
+    figure = open_figure(page, site_url, built_site, "loss_landscape")
+    assert figure.locator(".widget__level").count() >= 8  # level lines drawn from the grid
+    assert readout(figure, "dL/dw") == "−24" and readout(figure, "dL/db") == "−11"
+    button(figure, "Step").click()
+    assert (readout(figure, "w"), readout(figure, "b"), readout(figure, "Steps")) == ("0.2", "0.55", "1")
+    assert "w = 0.2, b = 0.55" in description(figure)
+    expect(figure.locator(".widget__path")).to_have_count(1)
+    expect(figure.locator("line.widget__gradient-arrow")).to_have_count(1)
+    button(figure, "Run 100 steps").click()
+    assert readout(figure, "Steps") == "101"
+    assert abs(shown_number(readout(figure, "w")) - 2) < 0.02 and abs(shown_number(readout(figure, "b")) - 1) < 0.03
+    assert figure.locator(".widget__level").count() >= 8  # the first state's grid is kept
+
+    figure.get_by_role("slider", name="Learning rate").fill("0.3")
+    settled(figure)
+    button(figure, "Reset").click()
+    button(figure, "Run 100 steps").click()
+    assert "left the plotted part" in messages(figure)
+    assert shown_number(readout(figure, "Loss")) > 1e6
+
+
+def test_loss_landscape_start_point_by_click_and_by_keyboard(page, site_url, built_site, clean_run):
+    figure = open_figure(page, site_url, built_site, "loss_landscape")
+    landscape = figure.locator(".widget__landscape")
+    landscape.scroll_into_view_if_needed()
+    frame = landscape.locator(".widget__frame").bounding_box()
+    # The frame spans w from −2 to 6 and b from −3 to 5: its upper right quarter point is w = 4, b = 3.
+    page.mouse.click(frame["x"] + 0.75 * frame["width"], frame["y"] + 0.25 * frame["height"])
+    assert readout(figure, "Steps") == "0"
+    assert abs(shown_number(readout(figure, "w")) - 4) <= 0.1 and abs(shown_number(readout(figure, "b")) - 3) <= 0.1
+    start_w = figure.get_by_role("slider", name="Start w")
+    assert abs(float(start_w.input_value()) - 4) <= 0.1
+    # Dragging moves the start with the pointer: from w = 0, b = −1 to w = 2, b = 4 (lower left to top middle).
+    page.mouse.move(frame["x"] + 0.25 * frame["width"], frame["y"] + 0.75 * frame["height"])
+    page.mouse.down()
+    page.mouse.move(frame["x"] + 0.4 * frame["width"], frame["y"] + 0.4 * frame["height"], steps=5)
+    page.mouse.move(frame["x"] + 0.5 * frame["width"], frame["y"] + 0.125 * frame["height"], steps=5)
+    page.mouse.up()
+    assert abs(shown_number(readout(figure, "w")) - 2) <= 0.1 and abs(shown_number(readout(figure, "b")) - 4) <= 0.1
+
+    start_w.focus()
+    page.keyboard.press("End")
+    assert readout(figure, "w") == "6"
+    expect(start_w).to_have_attribute("aria-valuetext", "start w = 6")
+    figure.get_by_role("slider", name="Start b").focus()
+    page.keyboard.press("Home")
+    assert (readout(figure, "w"), readout(figure, "b")) == ("6", "−3")
+    button(figure, "Run 100 steps").focus()
+    page.keyboard.press("Enter")
+    assert readout(figure, "Steps") == "100"
+    button(figure, "Reset").focus()
+    page.keyboard.press("Enter")
+    assert (readout(figure, "w"), readout(figure, "b"), readout(figure, "Steps")) == ("6", "−3", "0")
+
+
+def test_xor_surface_learns_with_four_neurons_and_stalls_with_two(page, site_url, built_site, clean_run):
+    model = cpython_model("xor_surface")
+    figure = open_figure(page, site_url, built_site, "xor_surface")
+    expect(figure.locator(".widget__surface")).to_have_count(24 * 24)
+    expect(figure.locator(".widget__target")).to_have_count(4)
+    button(figure, "Train 100 steps").click()
+    expected = model.train_steps(model.initial())
+    assert (readout(figure, "Steps"), readout(figure, "Loss")) == ("100", expected["loss_text"])
+    assert readout(figure, "Output at (0, 1)") == expected["prediction_texts"][1]
+    for _ in range(4):
+        button(figure, "Train 100 steps").click()
+    assert shown_number(readout(figure, "Loss")) < 1e-9
+    assert "Learned" in messages(figure)
+
+    figure.get_by_role("slider", name="Seed").fill("7")
+    settled(figure)
+    figure.get_by_role("slider", name="Hidden neurons").fill("2")
+    assert (readout(figure, "Parameters"), readout(figure, "Steps")) == ("9", "0")
+    for _ in range(10):
+        button(figure, "Train 100 steps").click()
+    assert readout(figure, "Steps") == "1000"
+    assert "Plateau" in messages(figure)
+    assert shown_number(readout(figure, "Loss")) > 0.5
+    assert "seed 7, after 1000 steps" in description(figure)
+
+
+def test_gradients_of_all_17_parameters_agree_with_central_differences(page, site_url, built_site, clean_run):
+    model = cpython_model("xor_gradients")
+    figure = open_figure(page, site_url, built_site, "xor_gradients")
+    expect(figure.locator('[data-bar="backward"]')).to_have_count(17)
+    expect(figure.locator('[data-bar="finite"]')).to_have_count(17)
+    button(figure, "Train 100 steps").click()
+    assert readout(figure, "Steps") == "100"
+    assert readout(figure, "Gradients from one backward()") == "17"
+    assert readout(figure, "Extra loss evaluations") == "34"
+    assert shown_number(readout(figure, "Largest difference")) < 1e-6
+    expected = model.train_steps(model.initial())
+    shown = settled(figure).locator('[data-bar="backward"] title').all_text_contents()
+    assert shown == [f"{bar['group']}, {bar['name']}: backward() {bar['backward_text']}, central differences {bar['finite_text']}"
+                     for bar in expected["bars"]]
+    button(figure, "Reset").click()
+    assert readout(figure, "Steps") == "0"
+
+
+def test_cost_of_a_gradient_from_one_to_a_thousand_parameters(page, site_url, built_site, clean_run):
+    figure = open_figure(page, site_url, built_site, "gradient_cost")
+    assert readout(figure, "Parameters") == "17"
+    slider = figure.get_by_role("slider", name="Parameters")
+    slider.fill("1000")
+    assert (readout(figure, "Central differences"), readout(figure, "Ratio")) == ("4,002,000", "800")
+    assert readout(figure, "Reverse mode") == "5,001"
+    slider.focus()
+    page.keyboard.press("Home")
+    assert (readout(figure, "Reverse mode"), readout(figure, "Central differences"), readout(figure, "Ratio")) == ("6", "6", "1")
+    expect(slider).to_have_attribute("aria-valuetext", "1 parameter")
+    ticks = figure.locator(".widget__axes text").all_text_contents()
+    assert {"10", "100", "1000"} <= set(ticks) and not any("e" in tick for tick in ticks if tick[:1].isdigit())
+
+
+# ---- The older figures ------------------------------------------------------------------------
+
+def test_line_fit_loss_axis_reads_10_and_100_and_has_no_step_axis_before_a_step(page, site_url, built_site, clean_run):
+    figure = open_figure(page, site_url, built_site, "line_fit")
+    ticks = figure.locator(".widget__axes text").all_text_contents()
+    assert "10" in ticks and "100" in ticks and "1e1" not in ticks
+    assert "no steps yet" in ticks
+    button(figure, "Step").click()
+    ticks = settled(figure).locator(".widget__axes text").all_text_contents()
+    assert "no steps yet" not in ticks
+    assert "After 1 step at learning rate 0.05: w = 0.2, b = 0.55" in description(figure)
+    described_by = {svg.get_attribute("aria-describedby") for svg in figure.locator(".widget__picture svg").all()}
+    assert described_by == {figure.locator(".widget__description").get_attribute("id")}
+
+
+def test_backprop_graph_highlights_the_value_passing_its_gradient_and_its_edges(page, site_url, built_site, clean_run):
+    figure = open_figure(page, site_url, built_site, "backprop_graph")
+    expect(figure.locator(".widget__node--active")).to_have_count(0)
+    button(figure, "Seed gradient").click()
+    expect(settled(figure).locator(".widget__node--active")).to_have_attribute("data-node", "L")
+    button(figure, "Backpropagate one operation").click()
+    button(figure, "Backpropagate one operation").click()
+    expect(settled(figure).locator(".widget__node--active")).to_have_attribute("data-node", "e")
+    expect(figure.locator(".widget__edge--active")).to_have_count(2)
+    assert "3 of 7 edges followed backward" in description(figure)
+    grad_colour = figure.locator('[data-node="e"] .widget__node-grad').evaluate("text => getComputedStyle(text).fill")
+    value_colour = figure.locator('[data-node="e"] .widget__node-value').evaluate("text => getComputedStyle(text).fill")
+    assert (value_colour, grad_colour) == ("rgb(21, 101, 192)", "rgb(123, 31, 162)")  # blue values, purple gradients
+
+
+@pytest.mark.parametrize("name", ["loss_landscape", "xor_surface", "xor_gradients", "gradient_cost", "line_fit", "backprop_graph"])
+def test_figures_fit_a_phone_screen(browser, site_url, built_site, name):
+    context = browser.new_context(viewport={"width": 375, "height": 800}, service_workers="block")
+    try:
+        page = context.new_page()
+        page.goto(site_url + figure_page(built_site, name))
+        figure = page.get_by_role("group", name=TITLES[name], exact=True)
+        figure.scroll_into_view_if_needed()
+        sizes = figure.evaluate("""figure => ({ figure: figure.getBoundingClientRect().right,
+          page: document.documentElement.clientWidth, scroll: document.documentElement.scrollWidth,
+          widest: Math.max(...[...figure.querySelectorAll("svg, button, input")].map((e) => e.getBoundingClientRect().right)),
+          smallestText: Math.min(...[...figure.querySelectorAll("svg")].map((svg) =>
+            svg.getBoundingClientRect().width / svg.viewBox.baseVal.width)) * 12 })""")
+        assert sizes["scroll"] <= sizes["page"], sizes
+        assert sizes["widest"] <= sizes["figure"] + 0.5, sizes
+        if name != "backprop_graph":  # a wide graph shrinks to fit; the plots stay legible
+            assert sizes["smallestText"] >= 9, sizes
+    finally:
+        context.close()

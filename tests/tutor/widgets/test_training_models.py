@@ -1,0 +1,254 @@
+"""Tests of the four training figures' models under CPython: loss landscape, XOR surface, all 17
+gradients, and the cost of a gradient.
+
+What it is: each model driven as its controls drive it and compared with the engine's own
+train_line and train_xor, with backward() (the central differences), with operation counts
+read off the graph independently, and with the behaviour the chapter states (0.05 converges, 0.3
+overshoots outward; 4 hidden neurons with seed 42 learn, 2 with seed 7 stall on a plateau).
+What it is not: a test of the drawing (tests/site/test_figures.py does that in Chromium).
+"""
+import json
+import math
+
+import pytest
+from tinygrad import MLP, Neuron, Value, train_line, train_xor
+
+from tutor.widgets import gradient_cost, line_fit, loss_landscape, xor_gradients, xor_surface
+
+
+def round_trip(state):
+    """The state as the browser sends it back: through JSON."""
+    return json.loads(json.dumps(state, allow_nan=False))
+
+
+# ---- Loss landscape --------------------------------------------------------------------------
+
+def test_landscape_is_the_line_fit_state_plus_a_grid_computed_once():
+    state = loss_landscape.initial()
+    assert {key: state[key] for key in line_fit.initial()} == line_fit.initial()
+    ws, bs = loss_landscape.grid_axis(loss_landscape.W_RANGE), loss_landscape.grid_axis(loss_landscape.B_RANGE)
+    assert len(state["grid"]) == len(bs) and all(len(row) == len(ws) for row in state["grid"])
+    for row, col in ((0, 0), (7, 30), (40, 40)):
+        assert state["grid"][row][col] == pytest.approx(line_fit.loss_at(ws[col], bs[row]))
+    after = loss_landscape.step(round_trip(state), 1)
+    assert "grid" not in after  # later states leave the grid out; the view keeps the first one
+    assert "grid" not in loss_landscape.set_learning_rate(after, 0.1)
+
+
+@pytest.mark.parametrize("steps", [1, 100, 1000])
+def test_landscape_steps_are_train_lines_steps(steps):
+    state = loss_landscape.initial()
+    while state["steps"] < steps:
+        state = loss_landscape.step(round_trip(state), min(100, steps - state["steps"]))
+    assert (state["w"], state["b"], state["history"][-1]) == train_line(steps=steps, learning_rate=0.05)
+    assert state["path"][0] == [-1, 0] and state["path"][-1] == [state["w"], state["b"]]
+    assert len(state["path"]) == steps + 1
+
+
+def test_gradient_arrow_is_backward_at_the_current_point_and_leads_to_the_next_step():
+    state = loss_landscape.step(loss_landscape.initial(), 3)
+    w, b = Value(state["w"]), Value(state["b"])
+    loss = sum((w * x + b - y) ** 2 for x, y in line_fit.POINTS) * (1 / 4)
+    loss.backward()
+    assert state["gradient"] == [w.grad, b.grad]
+    after = loss_landscape.step(state, 1)
+    assert state["next_point"] == [after["w"], after["b"]]
+
+
+def distance_to_minimum(state):
+    return math.hypot(state["w"] - 2, state["b"] - 1)
+
+
+def test_learning_rate_point_zero_five_converges_to_the_minimum():
+    state = loss_landscape.step(loss_landscape.initial(), 100)
+    assert distance_to_minimum(state) < 0.02
+    distances = [math.hypot(w - 2, b - 1) for w, b in state["path"]]
+    assert all(later < earlier for earlier, later in zip(distances, distances[1:]))
+    assert state["messages"] == [] and not state["outside"]
+
+
+def test_learning_rate_point_three_overshoots_across_the_valley_further_each_time():
+    state = loss_landscape.step(loss_landscape.set_learning_rate(loss_landscape.initial(), 0.3), 100)
+    assert state["diverged_at"] is None and state["outside"]
+    path = state["path"]
+    distances = [math.hypot(w - 2, b - 1) for w, b in path]
+    assert all(later > earlier for earlier, later in zip(distances[1:], distances[2:]))
+    sides = [w - 2 > 0 for w, _ in path[1:]]  # every step lands on the other side of the minimum
+    assert all(a != b for a, b in zip(sides, sides[1:]))
+    assert any("left the plotted part" in message for message in state["messages"])
+
+
+def test_start_point_chosen_by_the_reader_and_kept_by_reset():
+    state = loss_landscape.set_start(loss_landscape.step(loss_landscape.initial(), 5), w=5, b=-2)
+    assert (state["w"], state["b"], state["steps"], state["start"]) == (5, -2, 0, [5, -2])
+    state = loss_landscape.set_start(state, b=4)  # one slider moves one coordinate
+    assert state["start"] == [5, 4]
+    stepped = loss_landscape.step(round_trip(state), 200)
+    assert distance_to_minimum(stepped) < 0.01
+    assert loss_landscape.reset(stepped)["start"] == [5, 4] and loss_landscape.reset(stepped)["steps"] == 0
+
+
+@pytest.mark.parametrize("start", [{"w": 6.1}, {"w": -2.1}, {"b": 5.5}, {"b": -3.01}, {"w": math.nan}, {"w": "1"}])
+def test_start_outside_the_landscape_is_refused_clearly(start):
+    with pytest.raises(ValueError, match="Start [wb]"):
+        loss_landscape.set_start(loss_landscape.initial(), **start)
+
+
+# ---- XOR decision surface ----------------------------------------------------------------------
+
+def test_xor_surface_trained_ten_times_100_steps_is_train_xor():
+    state = xor_surface.initial()
+    assert (state["seed"], state["hidden"], state["parameter_count_text"]) == (42, 4, "17")
+    for _ in range(10):
+        state = xor_surface.train_steps(round_trip(state))
+    predictions, loss = train_xor(steps=1000, learning_rate=0.1)
+    assert state["predictions"] == predictions and state["history"][-1] == loss
+    assert state["steps"] == 1000 and len(state["history"]) == 1001
+    assert "Learned" in state["messages"][0] and not state["plateau"]
+
+
+def test_xor_surface_grid_is_the_networks_output_on_24_by_24_inputs():
+    state = xor_surface.train_steps(xor_surface.initial())
+    network = xor_surface.network_of(42, 4, state["parameters"])
+    centres = xor_surface.cell_centres()
+    assert len(state["grid"]) == 24 and all(len(row) == 24 for row in state["grid"])
+    for row, col in ((0, 0), (5, 17), (23, 23)):
+        assert state["grid"][row][col] == network([centres[col], centres[row]])[0].data
+    assert centres[0] < 0 and centres[-1] > 1  # the square around all four points
+
+
+def test_two_hidden_neurons_with_seed_seven_sit_on_a_plateau_through_step_1000():
+    state = xor_surface.set_hidden(xor_surface.set_seed(xor_surface.initial(), 7), 2)
+    assert state["parameter_count_text"] == "9"
+    plateau_from = None
+    for _ in range(10):
+        state = xor_surface.train_steps(round_trip(state))
+        if state["plateau"] and plateau_from is None:
+            plateau_from = state["steps"]
+    assert plateau_from is not None and plateau_from <= 800
+    assert state["plateau"] and state["history"][-1] > 0.5
+    assert state["history"][state["steps"] - 300] - state["history"][-1] < 0.005  # flat over the last 300 steps
+    assert sum(abs(p) < 0.1 for p in state["predictions"]) == 2  # two answers stuck near 0
+    assert any(message.startswith("Plateau") for message in state["messages"])
+
+
+def test_xor_surface_seed_and_hidden_neurons_start_a_new_network():
+    state = xor_surface.set_seed(xor_surface.train_steps(xor_surface.initial()), 3)
+    assert (state["seed"], state["steps"]) == (3, 0)
+    network = MLP([2, 4, 1], seed=3)
+    assert state["parameters"] == [p.data for p in network.parameters()]
+    assert xor_surface.reset(xor_surface.train_steps(state))["parameters"] == state["parameters"]
+
+
+@pytest.mark.parametrize("change", [("set_seed", 100), ("set_seed", -1), ("set_seed", 2.5),
+                                    ("set_hidden", 0), ("set_hidden", 9), ("set_hidden", "4")])
+def test_xor_surface_refuses_settings_beyond_its_sliders(change):
+    function, value = change
+    with pytest.raises(ValueError, match="Seed|Hidden neurons"):
+        getattr(xor_surface, function)(xor_surface.initial(), value)
+
+
+def test_xor_surface_stops_at_its_step_limit_with_a_message():
+    state = xor_surface.initial()
+    state = xor_surface.train_steps(state, xor_surface.MAX_STEPS)
+    assert state["steps"] == xor_surface.MAX_STEPS and not state["can_train"]
+    assert xor_surface.train_steps(state)["steps"] == xor_surface.MAX_STEPS
+    assert any("press Reset" in message for message in state["messages"])
+
+
+# ---- Gradients of all 17 parameters --------------------------------------------------------------
+
+@pytest.mark.parametrize("trainings", [0, 1, 5])
+def test_seventeen_bars_from_one_backward_match_central_differences(trainings):
+    state = xor_gradients.initial()
+    for _ in range(trainings):
+        state = xor_gradients.train_steps(round_trip(state))
+    network = MLP([2, 4, 1], seed=42)
+    for _ in range(trainings):
+        xor_surface.train(network, 100)
+    loss = xor_surface.xor_loss(network)
+    loss.backward()
+    assert len(state["bars"]) == 17 == state["evaluations"] / 2
+    assert [bar["backward"] for bar in state["bars"]] == [p.grad for p in network.parameters()]
+    for bar in state["bars"]:
+        assert abs(bar["finite"] - bar["backward"]) < 1e-6
+    assert state["steps"] == 100 * trainings
+
+
+def test_bars_are_grouped_by_neuron_in_parameter_order():
+    groups = [bar["group"] for bar in xor_gradients.initial()["bars"]]
+    assert groups == [f"hidden neuron {k}" for k in range(1, 5) for _ in range(3)] + ["output neuron"] * 5
+    assert [bar["name"] for bar in xor_gradients.initial()["bars"]][-5:] == ["w₁", "w₂", "w₃", "w₄", "b"]
+
+
+def test_central_differences_count_their_loss_evaluations():
+    calls = []
+    real = xor_surface.xor_loss
+    try:
+        xor_surface.xor_loss = lambda network: calls.append(1) or real(network)
+        _, evaluations = xor_gradients.central_differences(MLP([2, 4, 1], seed=42))
+    finally:
+        xor_surface.xor_loss = real
+    assert evaluations == len(calls) == 34
+
+
+# ---- The cost of a gradient ----------------------------------------------------------------------
+
+def counted_by_hand(n):
+    """Operations of one tanh neuron with n − 1 inputs and its squared error: n − 1 products, n − 1
+    sums, tanh, the subtraction and the square; edges: one per product (the input is a constant),
+    two per sum, one each for tanh, subtraction and square."""
+    return {"forward": 2 * (n - 1) + 3, "backward": 3 * (n - 1) + 3}
+
+
+@pytest.mark.parametrize("n", [1, 2, 17, 1000])
+def test_operation_counts_walk_the_engines_graph(n):
+    cost = gradient_cost.costs(n)
+    expected = counted_by_hand(n)
+    assert (cost["forward"], cost["backward"]) == (expected["forward"], expected["backward"])
+    assert cost["reverse"] == cost["forward"] + cost["backward"]
+    assert cost["finite"] == 2 * n * cost["forward"]
+    loss, parameters = gradient_cost.loss_for(n)
+    assert len(parameters) == n and len(Neuron(n - 1, __import__("random").Random(0)).parameters()) == n
+
+
+def test_counts_follow_edges_not_other_engine_internals():
+    """Nodes reachable by edges, counted here on a graph with a shared value (a used twice)."""
+    a = Value(3)
+    q = a * a + a
+    assert gradient_cost.graph_counts(q) == (3, 2, 4)  # values a, a·a, q; two computed; 2 + 2 edges
+
+
+def test_reverse_mode_wins_by_more_as_parameters_grow():
+    state = gradient_cost.initial()
+    ratios = [finite / reverse for (_, finite), (_, reverse) in zip(state["curve_finite"], state["curve_reverse"])]
+    assert ratios[0] == 1  # one parameter: the two methods cost the same
+    assert all(later > earlier for earlier, later in zip(ratios, ratios[1:]))
+    at_1000 = gradient_cost.set_parameters(state, 1000)
+    assert at_1000["ratio_text"] == "800" and at_1000["finite_text"] == "4,002,000"
+    assert "curve_finite" not in at_1000
+
+
+@pytest.mark.parametrize("n", [0, 1001, 2.5, math.inf, "17"])
+def test_cost_refuses_parameter_counts_beyond_the_slider(n):
+    with pytest.raises(ValueError, match="Parameters"):
+        gradient_cost.set_parameters(gradient_cost.initial(), n)
+
+
+def test_pausing_the_cycle_collector_restores_it_even_after_an_error():
+    import gc
+
+    from tutor.widgets.display import cycle_collector_paused
+    assert gc.isenabled()
+    with pytest.raises(ValueError):
+        with cycle_collector_paused():
+            assert not gc.isenabled()
+            raise ValueError("refused")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with cycle_collector_paused():
+            pass
+        assert not gc.isenabled()  # left as it was
+    finally:
+        gc.enable()
