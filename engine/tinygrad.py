@@ -14,73 +14,42 @@ Run `python3 tinygrad.py` to see the examples of the lesson printed.
 The `--8<--` comments mark the sections that the lesson's pages quote.
 """
 # --8<-- [start:value]
-import itertools
 import math
 import random
-from operator import attrgetter
-
-next_creation_index = itertools.count().__next__  # numbers values in the order they are made
 
 
 class Value:
     """A number that records the operations that produced it."""
 
-    # Slots keep each node small and quick to create. When a node is freed,
-    # CPython releases its slots in alphabetical order: `edges` before
-    # `topological_order`. `backward()` relies on that; see its last comment.
-    __slots__ = ("data", "grad", "edges", "creation_index", "topological_order")
-
     def __init__(self, data, edges=()):
-        self.data = data if type(data) is float else Value.number(data)
+        try:
+            self.data = data.__float__()  # every kind of number has it; text such as "3" has not
+        except AttributeError:
+            raise TypeError(f"Value needs a number such as 3 or 2.5, not {data!r}") from None
         self.grad = 0.0
         self.edges = tuple(edges)  # pairs (parent, d self / d parent)
-        self.creation_index = next_creation_index()
-
-    @staticmethod
-    def number(data):
-        """`data` as a float, or a clear error for what is not a number."""
-        if isinstance(data, (int, float)):  # bool is an int too
-            return float(data)
-        try:
-            if isinstance(data, (str, bytes)):
-                raise TypeError
-            return float(data)  # also Fraction, Decimal, NumPy numbers
-        except (TypeError, ValueError):
-            raise TypeError(f"Value needs a number such as 3 or 2.5, not {data!r}") from None
 
     @staticmethod
     def wrap(value):
         """`value` itself if it is a Value, else a new leaf Value holding it."""
-        if isinstance(value, Value):
-            return value
-        return Value(value)
+        return value if isinstance(value, Value) else Value(value)
 
     def __repr__(self):
         return f"Value(data={self.data!r}, grad={self.grad!r})"
 
     # Every primitive has the same shape: compute the result from the parents'
     # data, then record each parent with d(result)/d(parent) at these numbers.
-    # A plain number such as the 2 in w * 2 is a constant: it enters the result
-    # but gets no edge, because nothing asks for its gradient. (Value.wrap(2)
-    # makes it a leaf with a gradient of its own.)
     def __add__(self, other):
-        if isinstance(other, Value):
-            return Value(self.data + other.data, ((self, 1.0), (other, 1.0)))
-        return Value(self.data + Value.number(other), ((self, 1.0),))
+        other = Value.wrap(other)
+        return Value(self.data + other.data, ((self, 1.0), (other, 1.0)))
 
     def __mul__(self, other):
-        if isinstance(other, Value):
-            return Value(self.data * other.data, ((self, other.data), (other, self.data)))
-        other = Value.number(other)
-        return Value(self.data * other, ((self, other),))
+        other = Value.wrap(other)
+        return Value(self.data * other.data, ((self, other.data), (other, self.data)))
 
     def __sub__(self, other):
-        if isinstance(other, Value):
-            return Value(self.data - other.data, ((self, 1.0), (other, -1.0)))
-        return Value(self.data - Value.number(other), ((self, 1.0),))
-
-    def __rsub__(self, other):  # 5 - w
-        return Value(Value.number(other) - self.data, ((self, -1.0),))
+        other = Value.wrap(other)
+        return Value(self.data - other.data, ((self, 1.0), (other, -1.0)))
 
     def __neg__(self):
         return Value(-self.data, ((self, -1.0),))
@@ -99,48 +68,68 @@ class Value:
     # --8<-- [end:value]
 
     # --8<-- [start:operators]
-    # With the plain number on the left (1 + w, 2 * w), Python asks the Value
-    # on the right; order does not matter for + and *. sum() starts from 0.
+    # With the plain number on the left (2 * w, 5 - w, and the 0 that sum()
+    # starts from), Python asks the Value on the right. Order does not matter
+    # for + and *; for - it does.
     __radd__ = __add__
     __rmul__ = __mul__
+
+    def __rsub__(self, other):  # 5 - w
+        return Value.wrap(other) - self
     # --8<-- [end:operators]
 
     # --8<-- [start:backward]
     def backward(self):
         """Fill every reachable `grad` with d(self)/d(that value)."""
-        # A node is always created after its parents, so sorting the graph by
-        # creation puts every parent before its children: a topological order.
-        order = sorted(self.ancestors(), key=attrgetter("creation_index"))
+        order = self.topological_order()
         for node in order:
             node.grad = 0.0
         self.grad = 1.0
-        # Walking the order backwards finishes each node's gradient before it is
-        # passed on. `+=` adds up the contributions of every path: in a * a,
-        # both edges point at a.
+        # Backwards through the order, from self towards the inputs: each node's
+        # gradient is complete before the node passes it on. `+=` adds up every
+        # path: in a * a, both edges point at a.
         for node in reversed(order):
-            grad = node.grad
             for parent, local_derivative in node.edges:
-                parent.grad += grad * local_derivative
-        # Keep the order (without self, the last) for the moment this graph is
-        # freed. Freeing a node frees its parents, and theirs, one nested call
-        # per level: a graph thousands of levels deep would overflow the small
-        # stack of Python in WebAssembly. Because `edges` goes first, the list
-        # then releases the nodes newest first, each one alone.
-        order.pop()
-        self.topological_order = order
+                parent.grad += node.grad * local_derivative
+        self.keep_order_for_freeing(order)
 
-    def ancestors(self):
-        """The set of self and every value it was computed from."""
-        # An explicit stack instead of recursion: a chain of a million
-        # operations needs no deep Python call stack.
-        found, stack = {self}, [self]
+    def topological_order(self):
+        """Self and every value it was computed from, each one after its parents."""
+        # Depth first, with a list as the stack instead of recursion, so that a
+        # chain of a million operations needs no deep call stack. A node comes
+        # off the stack twice: first to put its parents on it, then, once they
+        # are all in `order`, to join `order` itself.
+        order, seen = [], set()
+        stack = [(self, False)]
         while stack:
-            for parent, _ in stack.pop().edges:
-                if parent not in found:
-                    found.add(parent)
-                    stack.append(parent)
-        return found
+            node, parents_done = stack.pop()
+            if parents_done:
+                order.append(node)
+            elif node not in seen:
+                seen.add(node)
+                stack.append((node, True))
+                for parent, _ in node.edges:
+                    stack.append((parent, False))
+        return order
     # --8<-- [end:backward]
+
+    # --8<-- [start:freeing]
+    # ---- Freeing a deep graph: only Python in the browser needs this ----------
+    # When Python frees a value, the value lets go of its parents, which may free
+    # them in turn, and theirs: one nested call per level of the graph. A desktop
+    # Python copes with a million levels. Python in the browser runs inside
+    # WebAssembly, whose stack is small: a few thousand levels crash it.
+    # So backward() leaves its order on self. Python empties the slots below in
+    # alphabetical order, so a dying self lets go of `edges` before
+    # `order_for_freeing`; that list still holds every other node, and a list
+    # lets go of its items from the end, newest first. Each node then dies alone,
+    # while the list still holds its parents: no nesting at all.
+    # (A deep graph dropped without ever calling backward() gets no such help.)
+    __slots__ = ("data", "grad", "edges", "order_for_freeing")
+
+    def keep_order_for_freeing(self, order):
+        self.order_for_freeing = order[:-1]  # without self, the last: self must not hold itself
+    # --8<-- [end:freeing]
 
 
 # --8<-- [start:mlp]
@@ -172,7 +161,7 @@ class MLP:
         ]
 
     def __call__(self, inputs):
-        values = inputs
+        values = [Value.wrap(x) for x in inputs]  # leaves, shared by the first layer's neurons
         for layer in self.layers:
             values = [neuron(values) for neuron in layer]
         return values

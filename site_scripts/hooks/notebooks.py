@@ -5,13 +5,15 @@ with the standard library) from the page's Markdown exactly as the site renders 
 hooks have filled the `{{ name }}` numbers (this hook runs late on purpose) and with the engine
 excerpts (`--8<-- "engine/tinygrad.py:SECTION"`) included by pymdownx.snippets with the site's own
 settings. Runnable blocks become code cells in page order; the prose, its $math$ and the engine
-excerpts (as Python code in Markdown) become Markdown cells; a figure placeholder becomes a note that
+excerpts (as Python code in Markdown) become Markdown cells (a collapsible Material note as its bold
+title and its text); a figure placeholder becomes a note that
 links to the interactive figure on the site, and relative links point at the site too. After the
 build, notebooks/<chapter>.zip holds <chapter>.ipynb and tinygrad.py (engine/tinygrad.py unchanged),
 and the page gets a relative "Download this chapter as a Jupyter notebook" link under its title.
 A chapter whose blocks call show(value) (on the site it draws a Value's graph under the block) gets
 a code cell defining show() before the first such block: there it prints the same one-line summary,
-with the summary's functions copied from the figure's model (site_scripts/tutor/widgets/expression_graph.py).
+with the summary's functions copied from the figure's model (site_scripts/tutor/widgets/expression_graph.py
+and the graph walk it uses from graph_trace.py).
 What it is not: a runner. The notebook is shipped without outputs; tests/article/test_notebooks.py
 validates it with nbformat and executes it with the zip's tinygrad.py.
 """
@@ -31,8 +33,10 @@ from tutor_sources import FIGURE_MODELS, module_constants  # MkDocs puts the hoo
 
 REPO = Path(__file__).resolve().parents[2]
 ENGINE = REPO / "engine" / "tinygrad.py"
-SHOW_MODEL = FIGURE_MODELS / "expression_graph.py"
-SHOW_FUNCTIONS = ("counted", "variable_name", "graph_title", "summary")  # need only the engine's Value
+SHOW_FUNCTIONS = {  # model file -> its functions the notebook's show() needs (only the engine's Value)
+    FIGURE_MODELS / "graph_trace.py": ("values_in_order",),
+    FIGURE_MODELS / "expression_graph.py": ("counted", "variable_name", "graph_title", "summary"),
+}
 SHOW_CELL_HEADING = "# show(value) draws the graph of a Value on the lesson's website."
 SHOW_DEFINITION = SHOW_CELL_HEADING + """
 # In a notebook it prints the size of that graph, as the website does above its drawing.
@@ -57,6 +61,8 @@ FIGURE_PLACEHOLDER = re.compile(r'<div[^>]*\sdata-widget="(?P<name>\w+)"[^>]*>\s
 MARKDOWN_LINK = re.compile(r"(?P<start>\]\()(?P<target>[^)\s]+)")
 HTML_LINK = re.compile(r'(?P<start>\s(?:href|src)=")(?P<target>[^"]+)')
 HEADING = re.compile(r"^# \S")
+MATERIAL_NOTE = re.compile(r'^(?:\?\?\?\+?|!!!) +(?P<kind>\w+)(?: +"(?P<title>[^"]*)")? *\n'
+                           r"(?P<body>(?:(?: {4}.*)?\n)*)", re.M)
 
 notebooks = {}        # chapter name -> notebook JSON text, collected while the pages render
 snippet_reader = {}   # "markdown": a Markdown instance with pymdownx.snippets set up like the site's
@@ -118,7 +124,7 @@ def notebook_cells(text, page, config, files):
                     "`tinygrad.py`, which comes in the same zip, in the same folder as this notebook.")
     cells.append({"cell_type": "markdown", "source": introduction})
     show_defined = False
-    for kind, lines, info in blocks_of(with_snippets_included(text)):
+    for kind, lines, info in blocks_of(unfolded_notes(with_snippets_included(text))):
         if kind == "runnable":
             title = TITLE_OPTION.search(info)
             end_prose(caption=f"**{title['title']}**" if title else "")
@@ -136,15 +142,25 @@ def notebook_cells(text, page, config, files):
     return cells
 
 
+def unfolded_notes(text):
+    """Material notes (`??? note "Title"`, `!!! note`) as plain Markdown, which notebooks can show:
+    the title in bold, then the note's text without its indentation."""
+    return MATERIAL_NOTE.sub(lambda note: f"**{note['title'] or note['kind'].capitalize()}**\n\n"
+                             + re.sub(r"^ {4}", "", note["body"], flags=re.M), text)
+
+
 def show_definition():
     """The source of the code cell that defines show() for a notebook (see SHOW_DEFINITION)."""
-    source = SHOW_MODEL.read_text(encoding="utf-8")
-    functions = {node.name: ast.get_source_segment(source, node)
-                 for node in ast.parse(source).body if isinstance(node, ast.FunctionDef)}
-    missing = [name for name in SHOW_FUNCTIONS if name not in functions]
-    if missing:
-        raise PluginError(f"notebooks.py: {SHOW_MODEL} no longer defines {', '.join(missing)}")
-    return SHOW_DEFINITION.format(functions="\n\n\n".join(functions[name] for name in SHOW_FUNCTIONS))
+    copied = []
+    for model, names in SHOW_FUNCTIONS.items():
+        source = model.read_text(encoding="utf-8")
+        functions = {node.name: ast.get_source_segment(source, node)
+                     for node in ast.parse(source).body if isinstance(node, ast.FunctionDef)}
+        missing = [name for name in names if name not in functions]
+        if missing:
+            raise PluginError(f"notebooks.py: {model} no longer defines {', '.join(missing)}")
+        copied += [functions[name] for name in names]
+    return SHOW_DEFINITION.format(functions="\n\n\n".join(copied))
 
 
 def with_snippets_included(text):

@@ -3,8 +3,8 @@
 What it is: two jobs. `check(source)` checks a reader's edited tinygrad.py before the site
 switches to it: it compiles the text, runs it as a module of its own (never registered as
 `tinygrad`, so the engine in use is untouched) and looks for the names the lesson's blocks and
-figures import; it returns the verdict, {"ok", "problem"}, which the page gets through
-runtime.call (tutor.session.call). `install(source)` makes the
+figures import and the attributes they read on a Value; it returns the verdict, {"ok", "problem"},
+which the page gets through runtime.call (tutor.session.call). `install(source)` makes the
 next `import tinygrad` load the edited text: it rewrites the installed tinygrad.py and forgets the
 engine and every lesson module already imported, so it works in a freshly booted interpreter and in
 one restored from a memory snapshot (where tinygrad and the figure models are imported already).
@@ -30,13 +30,16 @@ ENGINE_FILENAME = "tinygrad.py"
 # The name the checked text gets in messages. Not a file: under the plain name, tracebacks would
 # show the lines of the installed engine (found on sys.path) instead of the reader's.
 CHECKED_FILENAME = "tinygrad.py (your edit)"
-# What the lesson's blocks and figures use from the engine: without these the site breaks in ways
-# that have nothing to do with the experiment the reader wants to make.
+# What the lesson's blocks and figures use from the engine, and nothing more: without these the site
+# breaks in ways that have nothing to do with the experiment the reader wants to make. The figures
+# and show() read a Value's `data`, `grad` and `edges` (pairs (parent, local derivative)) and call
+# backward(); they find the graph's order themselves (tutor.widgets.graph_trace.values_in_order).
 NEEDED_NAMES = ("Value", "MLP", "gradient_step", "train_line", "train_xor")
-NEEDED_VALUE_METHODS = ("backward", "ancestors", "tanh", "wrap")
-# Lesson modules that stay when the engine is replaced: this one and the session the worker holds
-# (neither imports the engine). Every other tutor module may hold the old engine's Value.
-KEPT_MODULES = {"tutor", "tutor.session", "tutor.tracebacks", __name__}
+NEEDED_VALUE_METHODS = ("backward", "tanh", "wrap")
+NEEDED_VALUE_ATTRIBUTES = ("data", "grad", "edges")
+# Lesson modules that stay when the engine is replaced: this one and the session the worker holds,
+# with its guards (none imports the engine). Every other tutor module may hold the old engine's Value.
+KEPT_MODULES = {"tutor", "tutor.session", "tutor.guards", "tutor.tracebacks", __name__}
 
 
 def problems(source):
@@ -57,9 +60,16 @@ def problems(source):
         raise  # the reader pressed Stop: the page reports that itself
     except BaseException as error:  # noqa: B036 - SystemExit at import breaks the site just the same
         return "Importing your engine failed:\n" + engine_traceback(error)
-    missing = missing_names(module)
+    try:
+        with contextlib.redirect_stdout(captured), contextlib.redirect_stderr(captured):
+            missing = missing_names(module)
+    except KeyboardInterrupt:
+        raise
+    except Exception as error:
+        return ("Your engine imports, but making a Value with it failed (the site makes Value(2) and "
+                "Value(3, [(leaf, 1.5)])):\n" + engine_traceback(error))
     if missing:
-        return (f"Your engine no longer defines {', '.join(missing)}, which the lesson's code blocks and "
+        return (f"Your engine does not define {', '.join(missing)}, which the lesson's code blocks and "
                 "figures use. Put them back (Reset shows the original) and try again.")
     return ""
 
@@ -70,12 +80,34 @@ def engine_traceback(error):
 
 
 def missing_names(module):
-    """The needed names `module` does not define, like "Value.backward" or "MLP"."""
+    """The needed names `module` does not define, like "Value.backward", "Value.edges" or "MLP".
+
+    The attributes are looked for on a leaf, Value(2), and on a value made with one edge,
+    Value(3, [(leaf, 1.5)]), which must keep that edge as the pair (leaf, 1.5): the site makes
+    values that way. An error the engine raises there is passed on (see problems()).
+    """
     missing = [name for name in NEEDED_NAMES if not hasattr(module, name)]
     value = getattr(module, "Value", None)
-    if value is not None:
-        missing += [f"Value.{name}" for name in NEEDED_VALUE_METHODS if not callable(getattr(value, name, None))]
+    if value is None:
+        return missing
+    missing += [f"Value.{name}" for name in NEEDED_VALUE_METHODS if not callable(getattr(value, name, None))]
+    leaf = value(2)
+    made = value(3, [(leaf, 1.5)])
+    missing += [f"Value.{name}" for name in NEEDED_VALUE_ATTRIBUTES
+                if not (hasattr(leaf, name) and hasattr(made, name))]
+    if "Value.edges" not in missing and not keeps_its_edge(made, leaf):
+        missing.append("Value.edges holding the pairs (parent, local derivative) it was given, as in "
+                       "Value(3, [(leaf, 1.5)])")
     return missing
+
+
+def keeps_its_edge(made, leaf):
+    """True when `made`, made as Value(3, [(leaf, 1.5)]), has exactly that one edge."""
+    try:
+        [(parent, local_derivative)] = made.edges
+    except (TypeError, ValueError):  # not a sequence of one pair
+        return False
+    return parent is leaf and local_derivative == 1.5
 
 
 def check(source):

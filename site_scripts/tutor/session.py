@@ -11,12 +11,15 @@ lesson's Python (runtime.call): a figure model's (`tutor.widgets.<name>`), an ex
 the engine check, from an allow-list, with JSON arguments (and the page's namespace where the
 function asks for one); it answers a structured result or a structured error. Every namespace
 holds `show(value)`: it prints a one-line summary of a Value's graph and sends the graph itself
-as a "graph" output item (JSON), which the page draws under the block's output.
+as a "graph" output item (JSON), which the page draws under the block's output. What keeps a
+block from breaking Python for the next ones (the recursion limit, time.sleep, built-ins it deleted,
+a changed engine, a deep chain of Values that could crash Python when freed) is in tutor.guards.
 
 What it is not: a sandbox or a scheduler. The worker runs one request at a time; stopping a
 runaway loop is the worker's job (an interrupt, or a fresh worker).
 """
 import ast
+import asyncio
 import collections
 import importlib
 import inspect
@@ -28,18 +31,17 @@ import sys
 import time
 import types
 
+from . import guards
 from .tracebacks import traceback_of
 
 namespaces = {}  # page key -> the globals its blocks share
+waiting_run = None  # the asyncio task of the run in progress, which Stop may cancel while it awaits
+stop_cancelled = False  # the run in progress ended because Stop cancelled it
+changed_engine = False  # the last run changed the lesson's engine (the page does not replay such a run)
 WIDGETS = "tutor.widgets"  # the figure models: the page may call every public function of each
 FIGURE_MODULE = re.compile(r"tutor\.widgets\.[a-z_][a-z0-9_]*")
 # The other modules the page may call, and which of their functions.
 CALLABLE = {"tutor.exercises": {"results"}, "tutor.engine_edit": {"check"}}
-
-# Measured in Pyodide 314: recursion that passes through C (a __repr__ calling repr(self), an
-# __add__ using +) overflows the browser's own stack, a fatal crash, at about 700 levels; below
-# this limit it ends as a RecursionError instead. Only the worker sets it (see configure()).
-SAFE_RECURSION_LIMIT = 400
 
 HEAD_LINES = 1000  # shown as they come; after that only a count and the last TAIL_LINES
 HEAD_CHARACTERS = 100_000
@@ -50,14 +52,35 @@ SEND_WINDOW_SECONDS = 0.1
 FIGURES_PER_RUN = 20  # show() calls drawn per run; later ones print only their summary
 
 ENGINE_MODULES = {"tinygrad", "tutor"}
-EXIT_NOTE = "exit() ends a whole program; in the page it only ends this block. Everything defined so far is kept."
+EXIT_NOTE = ("exit(), quit(), sys.exit() and os._exit() end a whole program; in the page they only end this "
+             "block. Everything defined so far is kept.")
 INPUT_MESSAGE = ("input() cannot work here: a block in the page has no keyboard to read from. "
                  "Assign the value in the code instead, for example: name = \"Ada\"")
 
 
-def configure():
-    """Settings for the browser's interpreter only (CPython tests import this module unchanged)."""
-    sys.setrecursionlimit(SAFE_RECURSION_LIMIT)
+def configure(wait=None, on_deep_graph=None):
+    """Settings for the browser's interpreter only (CPython tests import this module unchanged):
+    `wait(seconds)` is the worker's blocking wait that time.sleep uses, `on_deep_graph()` tells the
+    page at once when a run builds a deep chain of Values (see tutor.guards.install)."""
+    guards.install(wait=wait, on_deep_graph=on_deep_graph, note=note, flush=flush)
+
+
+def note(text):
+    """A remark of the page's own in the output of the block that runs now (nothing between runs)."""
+    if isinstance(sys.stdout, Stream):
+        sys.stdout.output.write("note", bracketed(text))
+
+
+def flush():
+    """Send what the running block printed so far, now (before a pause, say)."""
+    if isinstance(sys.stdout, Stream):
+        sys.stdout.output.send()
+
+
+def holds_deep_graph():
+    """Whether some page's namespace holds a chain of Values that could crash Python when freed: the
+    worker sends it to the page with every result, for the message of a crash that may follow."""
+    return guards.holds_deep_graph(list(namespaces.values()))
 
 
 class Output:
@@ -229,10 +252,16 @@ def graph_shower(namespace):
         if not isinstance(value, engine_value):
             raise TypeError(f"show() draws the graph of a Value, for example show(loss); it got "
                             f"{reprlib.repr(value)} (type {type(value).__name__})")
-        shown = importlib.import_module(f"{WIDGETS}.expression_graph").picture(value, namespace)
+        graphs = importlib.import_module(f"{WIDGETS}.expression_graph")
+        output = sys.stdout.output if isinstance(sys.stdout, Stream) else None  # inside a run of a block
+        if output is not None and output.figures >= FIGURES_PER_RUN:  # only the summary will show
+            print(graphs.summary(value, namespace))
+            output.figure("graph", "")
+            return
+        shown = graphs.picture(value, namespace)
         print(shown["summary"])
-        if shown["figure"] is not None and isinstance(sys.stdout, Stream):  # inside a run of a block
-            sys.stdout.output.figure("graph", json.dumps(shown["figure"], separators=(",", ":"), allow_nan=False))
+        if shown["figure"] is not None and output is not None:
+            output.figure("graph", json.dumps(shown["figure"], separators=(",", ":"), allow_nan=False))
 
     return show
 
@@ -247,8 +276,20 @@ async def run(page, code, emit, filename="<python block>", fresh=False):
     output = Output(emit)
     saved_streams = sys.stdin, sys.stdout, sys.stderr
     sys.stdin, sys.stdout, sys.stderr = NoInput(), Stream("stdout", output), Stream("stderr", output)
+    guards.watch.start(namespace, filename)
+    repaired = ""
+    global waiting_run, stop_cancelled, changed_engine
+    waiting_run, stop_cancelled = current_task(), False
+    engine_before = guards.engine_changes()
     try:
-        await execute(code, filename, namespace)
+        try:
+            await execute(code, filename, namespace)
+        finally:
+            guards.watch.stop()
+            repaired = guards.repair(namespace, graph_shower(namespace))
+            changed_engine = guards.engine_changes() not in ("", engine_before)
+        if repaired:
+            output.write("note", bracketed(repaired))
         output.finish()
         return ""
     except SystemExit as exit_request:
@@ -256,9 +297,36 @@ async def run(page, code, emit, filename="<python block>", fresh=False):
     except BaseException as error:  # noqa: B036 - KeyboardInterrupt is the reader's too
         report = reader_traceback(error)
         output.report("stderr", report)
+        if repaired:
+            output.emit("note", bracketed(repaired))
         return report
     finally:
         sys.stdin, sys.stdout, sys.stderr = saved_streams
+        waiting_run = None
+
+
+def current_task():
+    try:
+        return asyncio.current_task()
+    except RuntimeError:  # no event loop (a run called from plain synchronous code)
+        return None
+
+
+def stop_waiting_run():
+    """Stop a run that waits in an `await` (asyncio.sleep, a coroutine that never ends): Python is then
+    idle, so the interrupt of Stop would never be seen. The worker calls this when Stop arrives while
+    Python does nothing; the run ends like an interrupted one. Returns whether a run was waiting."""
+    global stop_cancelled
+    if waiting_run is None or waiting_run.done():
+        return False
+    stop_cancelled = True
+    waiting_run.cancel()
+    return True
+
+
+def bracketed(remarks):
+    """The page's remarks (one a line) as the output shows them: each line in brackets."""
+    return "".join(f"[{line}]\n" for line in remarks.splitlines())
 
 
 def ended_by_exit(exit_request, output):
@@ -294,7 +362,7 @@ async def evaluate(code_object, namespace):
 
 def reader_traceback(error):
     """The traceback of `error` without this module's frames, plus a hint when one helps."""
-    if isinstance(error, KeyboardInterrupt):
+    if isinstance(error, KeyboardInterrupt) or (isinstance(error, asyncio.CancelledError) and stop_cancelled):
         return "KeyboardInterrupt: stopped by the Stop button. Everything defined before it is kept.\n"
     hint = hint_for(error)
     if hint:
@@ -307,6 +375,10 @@ def hint_for(error):
     if isinstance(error, ImportError) and engine_replaced(error.name):
         return ("The engine, tinygrad, was removed or replaced in this Python session: "
                 "press Restart Python to load it again.")
+    changed = guards.engine_changes() if isinstance(error, Exception) and not isinstance(error, SyntaxError) else ""
+    if changed:
+        return (f"The lesson's engine was changed in this Python session ({changed}), so the code that "
+                "uses it may fail: press Restart Python to load it again.")
     if isinstance(error, ModuleNotFoundError):
         package = (error.name or "").partition(".")[0]
         if package and package not in sys.stdlib_module_names:
@@ -315,9 +387,20 @@ def hint_for(error):
     if isinstance(error, NameError) and error.name in engine_names():
         return (f"{error.name} comes from the lesson's engine: `from tinygrad import {error.name}` brings it "
                 "back. If a block changed the engine itself, press Restart Python to load it again.")
+    if isinstance(error, NameError) and error.name == "show":
+        return "show() belongs to the page: a block deleted it, and it is back for the next run."
+    if isinstance(error, NameError) and error.name in guards.ORIGINAL_BUILTINS:
+        return (f"{error.name} is one of Python's built-ins, which a block deleted or replaced: "
+                "the original is back for the next run.")
     if isinstance(error, RecursionError):
         return (f"A function kept calling itself: Python stops after about {sys.getrecursionlimit()} "
                 "nested calls. Check that every chain of calls reaches a case that returns directly.")
+    if isinstance(error, RuntimeError) and "can't start new thread" in str(error):
+        return ("Python in the browser has no threads: call the function directly instead, "
+                "or make it async and await it.")
+    if isinstance(error, RuntimeError) and "stack switching" in str(error):
+        return ("Python in the page cannot wait for async code inside a function such as asyncio.run(): "
+                "write `await main()` on a line of the block instead (blocks may use await at the top level).")
     if isinstance(error, MemoryError) or (
             isinstance(error, OverflowError) and "index-sized" in str(error)):
         return ("That needs more memory than Python in a browser tab can have (a few gigabytes at most, "

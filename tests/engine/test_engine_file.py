@@ -16,7 +16,7 @@ from pathlib import Path
 import tinygrad
 
 ENGINE = Path(tinygrad.__file__)
-SECTIONS = ["value", "operators", "backward", "mlp", "train_line", "train_xor", "demo"]
+SECTIONS = ["value", "operators", "backward", "freeing", "mlp", "train_line", "train_xor", "demo"]
 
 
 def test_engine_imports_only_the_standard_library():

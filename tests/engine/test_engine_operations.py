@@ -1,8 +1,8 @@
 """test_engine_operations.py: each operation of the engine, backward() itself, and bad input.
 
 What it is: the recorded data and edges of every primitive (+ * ** - unary -, tanh), the reflected
-forms with a plain number (2 * w, 5 - w, w + 1, sum(values)), numbers as constants versus
-Value.wrap leaves, the rules of backward() (clears, seeds with 1, accumulates every edge, same result
+forms with a plain number (2 * w, 5 - w, w + 1, sum(values)), plain numbers made leaves as by
+Value.wrap, the rules of backward() (clears, seeds with 1, accumulates every edge, same result
 twice), and the clear errors for what is not a number or not a positive whole exponent.
 
 What it is not: the random-graph or reference checks (see the other test_engine_* modules).
@@ -80,22 +80,25 @@ def test_tanh_saturates_without_overflow():
         assert t.data == sign and z.grad == 0.0
 
 
-def test_plain_numbers_are_constants_with_no_edge():
+def test_plain_numbers_become_leaves_on_either_side():
     w = Value(4)
-    cases = [
-        (w * 2, 8.0, 2.0),
-        (2 * w, 8.0, 2.0),
-        (w + 1, 5.0, 1.0),
-        (1 + w, 5.0, 1.0),
-        (w - 5, -1.0, 1.0),
-        (5 - w, 1.0, -1.0),
-        (w * 0.5, 2.0, 0.5),
+    cases = [  # result, its data, d result / d w, d result / d number
+        (w * 2, 8.0, 2.0, 4.0),
+        (2 * w, 8.0, 2.0, 4.0),
+        (w + 1, 5.0, 1.0, 1.0),
+        (1 + w, 5.0, 1.0, 1.0),
+        (w - 5, -1.0, 1.0, -1.0),
+        (5 - w, 1.0, -1.0, 1.0),
+        (w * 0.5, 2.0, 0.5, 4.0),
     ]
-    for result, data, local_derivative in cases:
+    for result, data, w_local, number_local in cases:
         assert result.data == data
-        assert result.edges == ((w, local_derivative),)
+        assert [local for parent, local in result.edges if parent is w] == [w_local]
+        (number, local), = [(parent, local) for parent, local in result.edges if parent is not w]
+        assert local == number_local
+        assert isinstance(number, Value) and number.edges == ()  # a leaf holding the plain number
         result.backward()
-        assert w.grad == local_derivative
+        assert (w.grad, number.grad) == (w_local, number_local)
 
 
 def test_wrap_makes_a_number_a_leaf_and_leaves_a_value_alone():

@@ -8,7 +8,6 @@ What it is not: assertions. Helpers wait for the page to reach a state and retur
 the tests decide what is right. Every wait has a generous timeout because Python boots in the
 reader's browser (seconds, more on a busy machine); no helper measures speed.
 """
-import asyncio
 import concurrent.futures
 import contextlib
 import html.parser
@@ -142,31 +141,17 @@ def pages_with_blocks(site_directory, minimum=1):
 
 
 def cpython_outputs(sources):
-    """Run `sources` in order in one namespace with the same session module the browser uses,
-    here in CPython with engine/ importable; return [(ok, output_text), ...], one per block
-    (the text a block's output log shows: the figures show() sends are drawn apart from it)."""
-    for folder in (str(REPO / "engine"), str(REPO / "site_scripts")):
-        if folder not in sys.path:
-            sys.path.insert(0, folder)
-    from tutor import session
-
-    async def run_all():
-        results = []
-        for number, source in enumerate(sources, start=1):
-            pieces = []
-
-            def collect(stream, text):
-                if stream != "graph":
-                    pieces.append(text)
-
-            report = await session.run("cpython", source, collect,
-                                       filename=f"<block {number}>", fresh=number == 1)
-            results.append((not report, "".join(pieces)))
-        return results
-
+    """Run `sources` in order in one namespace with the same session module the browser uses, here in
+    CPython, as the build does for the lesson's outputs (site_scripts/hooks/block_outputs.py); return
+    [(ok, output_text), ...], one per block (the text a block's output log shows: the figures show()
+    sends are drawn apart from it)."""
+    from site_scripts.hooks.block_outputs import page_outputs
+    blocks = [(f"<block {number}>", source) for number, source in enumerate(sources, start=1)]
     # Playwright's sync API owns this thread's event loop, so the session runs in a thread of its own.
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as executor:
-        return executor.submit(asyncio.run, run_all()).result()
+        outputs = executor.submit(page_outputs, blocks).result()
+    return [(output["ok"], "".join(text for stream, text in output["pieces"] if stream != "graph"))
+            for output in outputs]
 
 
 # ---- Pages ---------------------------------------------------------------------------------

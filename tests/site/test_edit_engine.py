@@ -7,6 +7,10 @@ chapters (after a reload and after an instant navigation), with the banner in vi
 refused with Python's message, the site keeps its engine and the draft survives a reload. A second
 tab of the same browser follows an engine applied or restored in the first: its Python, if it runs,
 restarts with that engine; if Python never started there, only its banner and editor change.
+Engines other than edits of the lesson's (tests/tutor/other_engines.py): the reference article's own
+engine is accepted, and then the figures "x × x, traced", "Backpropagation on the graph" and
+"Paths add up" step to their gradients and show() draws a graph; a micrograd-style engine (no
+`edges`) is refused with a message naming what the site reads and it lacks.
 What it is not: a test of the check's rules (tests/tutor/test_engine_edit.py covers them in CPython).
 """
 import re
@@ -14,14 +18,16 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from helpers import (PYTHON_TIMEOUT_MS, REPO, block_titled, python_session, python_state, run_block,
-                     wait_output_contains, wait_python_ready)
+from helpers import (PYTHON_TIMEOUT_MS, REPO, block, block_titled, python_session, python_state, run_block,
+                     set_code, wait_output_contains, wait_python_ready)
 from test_accessibility import serious_violations
+from test_figures import box_gradient, button, messages, open_figure, readout, settled
+from tests.tutor.other_engines import MICROGRAD_STYLE, article_engine
 
 ORIGINAL = (REPO / "engine" / "tinygrad.py").read_text(encoding="utf-8")
 FULL_STORAGE = "Storage.prototype.setItem = function () { throw new DOMException('full', 'QuotaExceededError'); };"
-ACCUMULATING = "parent.grad += grad * local_derivative"
-FORGETFUL_BACKWARD = ORIGINAL.replace(ACCUMULATING, "parent.grad = grad * local_derivative")
+ACCUMULATING = "parent.grad += node.grad * local_derivative"
+FORGETFUL_BACKWARD = ORIGINAL.replace(ACCUMULATING, "parent.grad = node.grad * local_derivative")
 EDITOR = "Engine editor: tinygrad.py, the engine"
 HAND_CALCULATION = "The engine against the hand calculation"
 PATHS_LINE = "d(a*a + a)/da at a = 3:"
@@ -218,3 +224,57 @@ def test_a_tab_where_python_never_started_shows_the_banner_and_keeps_python_unst
     # Python starts only when the reader runs a block here, and then with the engine the other tab applied.
     output = run_block(block_titled(page, EXPERIMENT))
     assert output.startswith("a.grad = 3.0")
+
+
+def step_to_the_end(figure, label="Backpropagate one operation", most=12):
+    """Press the figure's step button until it is disabled; return how many presses it took."""
+    presses = 0
+    while button(settled(figure), label).get_attribute("aria-disabled") != "true":
+        button(figure, label).click()
+        presses += 1
+        assert presses <= most, f"{label!r} still enabled after {most} presses"
+    return presses
+
+
+def test_the_articles_engine_runs_the_graph_figures_and_show(page, site_url, built_site, clean_run):
+    article = article_engine()
+    editor = open_engine_editor(page, site_url)
+    type_engine(page, editor, article)
+    assert apply_engine(editor).startswith("Applied")
+
+    figure = open_figure(page, site_url, built_site, "x_times_x")
+    button(figure, "Evaluate x × x").click()
+    button(settled(figure), "Seed output gradient").click()
+    step_to_the_end(figure, "Follow next operand")
+    assert readout(figure, "x.grad") == "10"
+
+    figure = open_figure(page, site_url, built_site, "backprop_graph")
+    expect(figure.locator("[data-node]")).to_have_count(10)  # the article subtracts by adding y · (−1)
+    button(figure, "Seed gradient").click()
+    step_to_the_end(figure)
+    assert {symbol: box_gradient(figure, symbol) for symbol in "wbxy"} == {"w": "−12", "b": "−6", "x": "−6", "y": "6"}
+
+    figure = page.get_by_role("group", name="Paths add up", exact=True)  # on the same page
+    figure.scroll_into_view_if_needed()
+    button(settled(figure), "Seed gradient").click()
+    step_to_the_end(figure)
+    assert "1 + 3 + 3 = 7. The engine's backward() gives the same a.grad." in messages(figure)
+
+    first = block(page, 1)
+    set_code(first, "from tinygrad import Value\nw, x, b, y = Value(1), Value(2), Value(0), Value(5)\n"
+                    "loss = (w * x + b - y) ** 2\nshow(loss)\n")
+    assert "Graph of loss: 10 values, 9 edges" in run_block(first)
+    drawn = first.get_by_role("group", name="Graph of loss", exact=True)
+    expect(drawn.locator("[data-node]")).to_have_count(10)
+    button(drawn, "Seed gradient").click()
+    step_to_the_end(drawn)
+    assert drawn.locator('[data-node="w"] [data-field="grad"]').text_content() == "grad −12"
+
+
+def test_a_micrograd_style_engine_is_refused_naming_what_it_lacks(page, site_url, clean_run):
+    editor = open_engine_editor(page, site_url)
+    type_engine(page, editor, MICROGRAD_STYLE)
+    assert apply_engine(editor).startswith("Not applied")
+    problem = editor.get_by_role("alert")
+    expect(problem).to_contain_text("Your engine does not define Value.wrap, Value.edges, which the lesson's")
+    expect(page.get_by_role("region", name="Edited engine")).to_be_hidden()

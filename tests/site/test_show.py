@@ -91,7 +91,7 @@ def test_show_explains_a_non_value_and_a_graph_too_big_to_draw(page, site_url, p
     set_code(first, "from tinygrad import Value\ntotal = Value(0)\nfor k in range(500):\n    total = total + k * Value(k)\n"
                     "show(total)\nprint('still running')\n")
     output = run_block(first)
-    assert "Graph of total: 1,501 values, 1,500 edges. Too many to draw" in output
+    assert "Graph of total: 2,001 values, 2,000 edges. Too many to draw" in output
     assert output_text(first).rstrip().endswith("still running")
     expect(figures(first)).to_have_count(0)
     assert page_errors == []

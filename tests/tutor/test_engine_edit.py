@@ -1,7 +1,10 @@
 """Tests of tutor.engine_edit (site_scripts/tutor/engine_edit.py) under CPython.
 
 What it is: the check that decides whether a reader's edited tinygrad.py may become the site's
-engine, and the install step the browser's worker runs at boot. The install tests lay out the same
+engine (it asks for exactly what the site uses, and names what is missing, such as "Value.edges"),
+and the install step the browser's worker runs at boot. Besides edits of the lesson's engine, it
+tries the reference article's own engine, which passes and then runs every figure, show() and an
+exercise check, and a micrograd-style engine (no `edges`), which is refused (other_engines.py). The install tests lay out the same
 files the browser unpacks (the tutor wheel's files from vendor.tutor_files() and tinygrad.py) in a
 temporary site-packages folder, import the engine and a figure model from there first (as in an
 interpreter restored from a memory snapshot), then install an edited engine and import again.
@@ -16,13 +19,14 @@ from pathlib import Path
 
 import pytest
 
+from other_engines import MICROGRAD_STYLE, article_engine
 from tutor import engine_edit, session
 from site_scripts.hooks import vendor
 
 REPO = Path(__file__).resolve().parents[2]
 ORIGINAL = (REPO / "engine" / "tinygrad.py").read_text(encoding="utf-8")
-FORGETFUL_BACKWARD = ORIGINAL.replace("parent.grad += grad * local_derivative",
-                                      "parent.grad = grad * local_derivative")
+FORGETFUL_BACKWARD = ORIGINAL.replace("parent.grad += node.grad * local_derivative",
+                                      "parent.grad = node.grad * local_derivative")
 
 
 def test_the_lesson_engine_passes_the_check():
@@ -56,6 +60,47 @@ def test_missing_names_are_listed():
     problem = engine_edit.problems(ORIGINAL.replace("def tanh(self):", "def hyperbolic_tangent(self):")
                                    .replace("def train_xor(", "def train_other("))
     assert "Value.tanh" in problem and "train_xor" in problem and "Value.backward" not in problem
+
+
+def test_the_articles_own_engine_passes_the_check():
+    assert engine_edit.problems(article_engine()) == ""
+
+
+def test_an_engine_that_only_asks_what_the_site_asks_passes_the_check():
+    # No topological_order(), no order kept for freeing: the site needs neither.
+    lean = ORIGINAL.replace("def topological_order(self):", "def order_of_the_graph(self):").replace(
+        "order = self.topological_order()", "order = self.order_of_the_graph()")
+    assert lean != ORIGINAL and engine_edit.problems(lean) == ""
+
+
+def test_a_micrograd_style_engine_is_refused_naming_what_the_site_reads():
+    problem = engine_edit.problems(MICROGRAD_STYLE)
+    assert problem.startswith("Your engine does not define Value.wrap, Value.edges, which the lesson's")
+    for present in ("MLP", "train_xor", "Value.backward", "Value.tanh", "Value.data", "Value.grad"):
+        assert present not in problem
+
+
+def test_an_engine_without_edges_is_refused_naming_value_edges():
+    renamed = ORIGINAL.replace("self.edges = tuple(edges)", "self.links = tuple(edges)").replace(
+        '"edges", "order_for_freeing"', '"links", "order_for_freeing"')
+    assert renamed != ORIGINAL
+    problem = engine_edit.problems(renamed)
+    assert "does not define Value.edges, which" in problem
+    assert "Value.data" not in problem and "Value.grad" not in problem
+
+
+def test_an_engine_that_drops_the_edges_it_is_given_is_refused():
+    dropping = ORIGINAL.replace("self.edges = tuple(edges)", "self.edges = ()")
+    assert dropping != ORIGINAL
+    assert "Value.edges holding the pairs (parent, local derivative) it was given" in engine_edit.problems(dropping)
+
+
+def test_an_engine_whose_values_cannot_be_made_is_refused_with_its_traceback():
+    broken = ORIGINAL.replace("self.data = data.__float__()", "self.data = data.__float__() / 0")
+    assert broken != ORIGINAL
+    problem = engine_edit.problems(broken)
+    assert problem.startswith("Your engine imports, but making a Value with it failed")
+    assert "ZeroDivisionError" in problem and "__float__() / 0" in problem and "engine_edit.py" not in problem
 
 
 def test_the_check_leaves_the_engine_in_use_alone():
@@ -189,3 +234,57 @@ def test_the_broken_engines_spoil_the_training_chapter(site_packages):
         installer.install(broken)
         predictions, _ = importlib.import_module("tinygrad").train_xor()
         assert not all(abs(p - t) < 0.1 for p, t in zip(predictions, [-1, 1, 1, -1]))
+
+
+def stepped_to_the_end(model):
+    """Every state of a figure with the buttons "Seed gradient" and "Backpropagate one operation"."""
+    state = model.seed_gradient(model.initial())
+    while state["can_step"]:
+        state = model.backpropagate_one_operation(state)
+    return state
+
+
+def gradients_shown(state):
+    return {node["symbol"]: node["grad_text"] for node in state["graph"]["nodes"]}
+
+
+def test_with_the_articles_engine_every_figure_show_and_an_exercise_check_work(site_packages):
+    installer = importlib.import_module("tutor.engine_edit")
+    installer.install(article_engine())
+    tinygrad = importlib.import_module("tinygrad")
+    assert not hasattr(tinygrad.Value, "topological_order")  # the article's engine, not the lesson's
+
+    x_times_x = importlib.import_module("tutor.widgets.x_times_x")
+    state = x_times_x.seed_output_gradient(x_times_x.evaluate(x_times_x.initial()))
+    while state["can_follow"]:
+        state = x_times_x.follow_next_operand(state)
+    assert gradients_shown(state)["x"] == "10"
+
+    graph = stepped_to_the_end(importlib.import_module("tutor.widgets.backprop_graph"))
+    shown = gradients_shown(graph)
+    assert {symbol: shown[symbol] for symbol in "wbxy"} == {"w": "−12", "b": "−6", "x": "−6", "y": "6"}
+    # The article subtracts by adding a negation, y * −1: two more values, named by their place.
+    assert len(graph["graph"]["nodes"]) == 10 and sum(symbol.startswith("#") for symbol in shown) == 2
+
+    paths = stepped_to_the_end(importlib.import_module("tutor.widgets.paths_add_up"))
+    assert paths["messages"][-1] == "Three paths reach a: 1 + 3 + 3 = 7. The engine's backward() gives the same a.grad."
+
+    namespace = {}
+    exec("from tinygrad import Value\nw, x, b, y = Value(1), Value(2), Value(0), Value(5)\n"
+         "loss = (w * x + b - y) ** 2\nloss.backward()", namespace)
+    picture = importlib.import_module("tutor.widgets.expression_graph").picture(namespace["loss"], namespace)
+    assert picture["summary"] == "Graph of loss: 10 values, 9 edges"
+    final = picture["figure"]["states"][-1]
+    assert final["graph"]["finished"] and gradients_shown(final)["w"] == "−12"
+    assert namespace["w"].grad == -12.0  # the reader's own grads are left alone
+
+    for name in ("secant_tangent", "mystery_curve", "loss_experiment", "line_fit"):
+        assert importlib.import_module(f"tutor.widgets.{name}").initial(), name
+
+    fit_new_line = importlib.import_module("tutor.exercises.fit_new_line")
+    solved = {}
+    with contextlib.redirect_stdout(io.StringIO()):
+        exec(fit_new_line.SOLUTION, solved)
+    assert [result["passed"] for result in fit_new_line.check(solved)] == [True, True, True]
+    solved["loss"] = tinygrad.Value(0.5) * 2  # not the loss of the final slope and intercept
+    assert not fit_new_line.check(solved)[2]["passed"]

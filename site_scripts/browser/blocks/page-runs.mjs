@@ -7,7 +7,8 @@
 // ended (the exercises' checks). stop() and restartPython() act on Python for the whole page. When
 // Python is restarted (Stop on a page that cannot interrupt, a crash, Restart Python, another
 // engine), the blocks whose last run succeeded are re-run quietly, in page order, to restore the
-// reader's definitions, and the block concerned says so.
+// reader's definitions, and the block concerned says so; a run that changed the lesson's engine
+// (tinygrad.Value = None, a rewritten tinygrad.py) is not re-run, or Restart Python could not fix it.
 // What it is not: a block's look (block.mjs) or Python (runtime.mjs runs the code).
 import { runtime } from "../runtime/runtime.mjs";
 
@@ -86,7 +87,7 @@ export class PageRuns {
       this.running = null;
       this.lastRun = block;
       fresh = false;
-      if (result.ok) this.succeeded.set(block, code);
+      if (result.ok && !result.changedEngine) this.succeeded.set(block, code); // replaying it would break the engine again
       else this.succeeded.delete(block);
       const stopped = result.stopped || this.stops !== stopsSoFar;
       if (stopped) this.stoppedWith.set(block, code);

@@ -13,7 +13,11 @@
 // INTERRUPT_GRACE_MS (one long C-level operation), the worker is terminated and a fresh one boots.
 // A worker whose Python died (a fatal Pyodide error) is replaced the same way, and so is one the
 // reader asks to restart. `runtime.session` then changes and onRestart listeners hear why, so the
-// blocks can replay their definitions and tell the reader.
+// blocks can replay their definitions and tell the reader. The crash message says what is known (the
+// browser's stack ran out, or the process was ended) and names a deep graph of Values as the cause
+// only when Python said, before it died, that it held or was building one.
+// Forged messages: code in a block can post messages to this page from the worker. Each worker gets a
+// random token as its first message and tags everything it sends with it; anything else is ignored.
 //
 // Engine: the site runs the lesson's engine unless the reader applied an edited one (page "Edit the
 // engine", engine-store.mjs keeps it). Every new worker then gets its source as its first message and
@@ -45,10 +49,13 @@ const RESTART_MESSAGES = {
   "engine-restored-elsewhere": "Python was restarted with the lesson's original engine, restored in another tab.",
 };
 const STACK_OVERFLOW = /call stack|stack size|too much recursion/i;
+const PROCESS_ENDED = /Program terminated with exit\((-?\d+)\)/;
 
 class Runtime {
   #worker = null;
   #interrupt = null; // Int32Array over a SharedArrayBuffer, when the page is cross-origin isolated
+  #token = ""; // what tells the current worker's messages from forged ones
+  #deepGraph = false; // the worker's Python holds (or a run is building) a chain of Values deep enough to crash it
   #pending = new Map(); // request id -> { resolve, onOutput, onStart, kind }
   #nextId = 1;
   #listeners = new Set();
@@ -81,7 +88,12 @@ class Runtime {
     this.#ready = new Promise((resolve, reject) => { this.#settleReady = { resolve, reject }; });
     this.#ready.catch(() => {}); // a failed start is reported through onStatus as well
     this.#worker = new Worker(WORKER_URL, { type: "module", name: "python" });
-    this.#worker.onmessage = ({ data }) => this.#receive(data);
+    this.#token = newToken();
+    this.#deepGraph = false;
+    this.#worker.postMessage({ type: "token", token: this.#token });
+    this.#worker.onmessage = ({ data }) => {
+      if (data?.token === this.#token) this.#receive(data); // else forged by code in a block
+    };
     this.#worker.onerror = (event) => {
       const details = event.message || "no details";
       if (this.#status.state === "ready" || this.#status.state === "running") this.#restart("crashed", details);
@@ -169,7 +181,9 @@ class Runtime {
     if (!this.#worker || this.#pending.size === 0) return;
     if (this.#interrupt && this.#status.state !== "starting") {
       this.#interrupt[0] = SIGINT;
+      Atomics.notify(this.#interrupt, 0); // wakes a time.sleep at once
       const interrupted = [...this.#pending.keys()];
+      this.#worker.postMessage({ type: "interrupt", ids: interrupted }); // for a run that waits in an await
       setTimeout(() => {
         if (interrupted.some((id) => this.#pending.has(id))) this.#restart("unresponsive");
       }, INTERRUPT_GRACE_MS);
@@ -236,8 +250,12 @@ class Runtime {
         request?.onOutput?.(data.stream, data.text);
         break;
       case "result":
+        this.#deepGraph = Boolean(data.deepGraph);
         this.#pending.delete(data.id);
         request?.resolve(data);
+        break;
+      case "deep-graph":
+        this.#deepGraph = true;
         break;
       case "fatal":
         this.#restart("crashed", data.message);
@@ -262,7 +280,7 @@ class Runtime {
 
   /** Replace the worker by a fresh one; every request still waiting ends, saying why. */
   #restart(reason, cause = "") {
-    const message = reason === "crashed" ? crashMessage(cause) : RESTART_MESSAGES[reason];
+    const message = reason === "crashed" ? crashMessage(cause, this.#deepGraph) : RESTART_MESSAGES[reason];
     this.#worker?.terminate();
     this.#worker = null;
     this.#interrupt = null;
@@ -303,13 +321,29 @@ function isNearView(element) {
   return box.bottom >= -margin && box.top <= innerHeight + margin && box.right >= 0 && box.left <= innerWidth;
 }
 
-/** What to tell the reader when Python died; a stack overflow almost always means a very deep graph. */
-function crashMessage(cause) {
+/** What to tell the reader when Python died: what is known, and the likely cause. `deepGraph`: Python
+ *  said it held, or was building, a chain of Values deep enough to overflow the stack when freed. */
+export function crashMessage(cause, deepGraph) {
+  const ended = PROCESS_ENDED.exec(cause);
+  if (ended) {
+    return `The code ended Python's process itself (exit status ${ended[1]}), so Python was restarted `
+      + "and everything defined so far was lost.";
+  }
   const message = `Python crashed (${cause || "no details"}) and was restarted, so everything defined so far was lost.`;
   if (!STACK_OVERFLOW.test(cause)) return message;
-  return `${message} The browser's small stack ran out. That usually means a very deep structure was freed `
-    + "or printed, such as a chain of thousands of Values built in a loop and then deleted or replaced. "
-    + "Call backward() on such a result before letting it go: the engine then frees its graph safely.";
+  if (deepGraph) {
+    return `${message} The browser's small stack ran out while Python held a very deep chain of Values, `
+      + "hundreds or thousands built one on another in a loop: freeing such a chain nests one call per Value. "
+      + "Call backward() on such a result before deleting or replacing it: the engine then frees its graph safely.";
+  }
+  return `${message} The browser's small stack ran out: some code went too deep, one nested call at a time, `
+    + "for example a recursion through a very deeply nested structure (lists inside lists, objects that "
+    + "hold one another) while printing, comparing or freeing it. Make the structure or the recursion shallower.";
+}
+
+/** A random string no code in the worker can guess. */
+function newToken() {
+  return [...crypto.getRandomValues(new Uint32Array(4))].map((part) => part.toString(36)).join("-");
 }
 
 export const runtime = new Runtime();

@@ -5,18 +5,19 @@ graph_trace does for figure 5) and returns a one-line summary ("Graph of loss: 8
 7 edges") and, when the graph is small enough to draw, the figure's data: a title and every
 state of the step-through backward pass, precomputed, so the page can step with no call back
 to Python. The engine records no operation names, so a value is named by a variable of the
-block's namespace that holds it (`w`, `loss`), else by its place in creation order (#3).
+block's namespace that holds it (`w`, `loss`), else by its place in the graph's order (#3).
 The grads the reader's own backward() left are untouched (graph_trace restores them).
 What it is not: the drawing (shown_graph.mjs, with backprop_graph.mjs and svg.mjs) or show()
 itself (tutor.session puts it in each page's namespace and sends the figure with the output).
 """
-from .graph_trace import all_states, backward_schedule
+from .graph_trace import all_states, values_in_order
 
 MAX_VALUES = 60  # more boxes than this no longer fit a page's width as a readable drawing
 
 
-# The functions from here to summary() use nothing but the Value's own attributes: the hook
-# notebooks.py copies them into a chapter's notebook, whose show() prints the same line.
+# The functions from here to summary(), and graph_trace.values_in_order, use nothing but the
+# Value's own attributes: the hook notebooks.py copies them into a chapter's notebook, whose show()
+# prints the same line.
 def counted(number, noun):
     return f"{number:,} {noun}{'' if number == 1 else 's'}"
 
@@ -33,23 +34,20 @@ def graph_title(root, namespace):
 
 def summary(root, namespace):
     """The line show() prints, such as "Graph of loss: 8 values, 7 edges"."""
-    values = root.ancestors()
+    values = values_in_order(root)
     edges = sum(len(value.edges) for value in values)
     return f"{graph_title(root, namespace)}: {counted(len(values), 'value')}, {counted(edges, 'edge')}"
 
 
 def value_names(order, namespace):
-    """{value: (symbol, None)}: a variable of `namespace` holding it, else #k in creation order."""
-    names = {}
-    for index, node in enumerate(order, start=1):
-        names[node] = (variable_name(node, namespace) or f"#{index}", None)
-    return names
+    """{value: (symbol, None)} for the values a variable of `namespace` holds (trace() calls the others #k)."""
+    return {node: (name, None) for node in order if (name := variable_name(node, namespace))}
 
 
 def picture(root, namespace):
     """{"summary": one line of text, "figure": {"title", "states"} or None when too big to draw}."""
     line = summary(root, namespace)
-    order, _ = backward_schedule(root)
+    order = values_in_order(root)
     if len(order) > MAX_VALUES:
         return {"summary": f"{line}. Too many to draw: show() draws graphs of up to {MAX_VALUES} values; "
                            "show a smaller expression, such as one neuron's output or one example's loss.",

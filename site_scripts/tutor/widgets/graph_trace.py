@@ -2,24 +2,46 @@
 
 What it is: given the result of an engine computation and a name for each value in it,
 `trace()` returns the graph as plain data (one node per Value, one edge per engine edge,
-read from the real `edges` tuples) together with the gradients after the first
-`edges_done` edges of the backward pass. It uses the engine's own order: values sorted by
-creation, walked from the newest, each one passing `grad × local derivative` to its parents.
-`all_states()` precomputes every step of that replay at once (for show() under a block, whose
-figure steps with no call back to Python) and leaves the values' grads as it found them.
+read from the real `edges`) together with the gradients after the first `edges_done` edges
+of the backward pass. Its order is a topological one, found by `values_in_order()` from the
+values' `edges` alone, and walked from the output, each value passing `grad × local
+derivative` to its parents. `all_states()` precomputes every step of that replay at once
+(for show() under a block, whose figure steps with no call back to Python) and leaves the
+values' grads as it found them. The site reads nothing of a Value but `data`, `grad` and
+`edges`, so the figures work with any engine the page "Edit the engine" accepts.
 What it is not: a second autodiff engine. The gradients it ends with are the ones
 `backward()` computes (the tests check that); it only lets a reader stop half-way.
 """
-from operator import attrgetter
-
 from .display import number_text, state_field
 
 OPERAND_NAMES = {1: ("operand",), 2: ("left operand", "right operand")}
 
 
+def values_in_order(root):
+    """`root` and every value it was computed from, each after the values it was computed from.
+
+    A depth-first walk over `edges` with a stack of its own (no recursion, so a chain of any
+    length works), reading each value's edges once: parents come in the order of the edges,
+    as a recursive walk would place them. The site's one walk over a graph.
+    """
+    order, seen = [], {root}
+    stack = [(root, iter(root.edges))]  # each value being visited, with the edges it has yet to follow
+    while stack:
+        node, edges = stack[-1]
+        for parent, _ in edges:
+            if parent not in seen:
+                seen.add(parent)
+                stack.append((parent, iter(parent.edges)))
+                break
+        else:  # every parent is placed: now the value itself
+            stack.pop()
+            order.append(node)
+    return order
+
+
 def backward_schedule(root):
-    """The engine's values in creation order and the edges in the order backward() follows them."""
-    order = sorted(root.ancestors(), key=attrgetter("creation_index"))
+    """The graph's values in a topological order and the edges in the order the replay follows them."""
+    order = values_in_order(root)
     schedule = [(child, position) for child in reversed(order) for position in range(len(child.edges))]
     return order, schedule
 
@@ -47,9 +69,12 @@ def trace(root, names, seeded, edges_done):
     """The graph of `root` with gradients after seeding (if `seeded`) and `edges_done` edges.
 
     `names` maps each Value to (symbol, formula): the symbol ("w", "e", "L") names it in
-    sentences, the formula ("ŷ − y", or None for an input) says how it was computed.
+    sentences, the formula ("ŷ − y", or None for an input) says how it was computed. A value
+    `names` leaves out (an edited engine may make more values, such as a leaf for a number)
+    is called #k, after its place k in the order.
     """
     order, schedule = backward_schedule(root)
+    names = {node: names.get(node) or (f"#{index}", None) for index, node in enumerate(order, start=1)}
     if not 0 <= edges_done <= len(schedule) or (edges_done and not seeded):
         raise ValueError(f"edges_done must lie between 0 and {len(schedule)} after seeding, not {edges_done!r}")
     ids = {node: index for index, node in enumerate(order)}
@@ -121,7 +146,7 @@ def stepping_state(root, names, seeded, edges_done, closing_sentence):
     once the pass is complete."""
     graph = trace(root, names, seeded, edges_done)
     if not seeded:
-        symbol, result = names[root][0], graph["nodes"][-1]["data_text"]
+        symbol, result = graph["nodes"][-1]["symbol"], graph["nodes"][-1]["data_text"]  # the root comes last
         messages = [f"Forward pass done: {symbol} = {result}. Seed the gradient to start the backward pass."]
     elif graph["finished"]:
         messages = graph["messages"] + [closing_sentence(graph)]

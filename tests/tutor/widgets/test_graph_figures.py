@@ -56,8 +56,8 @@ def test_x_times_x_refuses_steps_out_of_order():
 def test_backprop_graph_has_one_box_per_engine_value_and_its_real_edges():
     state = backprop_graph.initial()
     loss, _ = backprop_graph.build()
-    assert len(state["graph"]["nodes"]) == len(loss.ancestors()) == 8
-    assert len(state["graph"]["edges"]) == sum(len(value.edges) for value in loss.ancestors()) == 7
+    assert len(state["graph"]["nodes"]) == len(loss.topological_order()) == 8
+    assert len(state["graph"]["edges"]) == sum(len(value.edges) for value in loss.topological_order()) == 7
     assert node(state, "L")["data_text"] == "9"
     assert all(n["grad_text"] is None for n in state["graph"]["nodes"])
 
@@ -77,7 +77,7 @@ def test_backprop_graph_steps_one_operation_at_a_time_to_the_gradients():
 def test_backprop_graph_ends_with_the_gradients_of_the_engines_backward():
     loss, names = backprop_graph.build()
     loss.backward()
-    expected = {names[value][0]: value.grad for value in loss.ancestors()}
+    expected = {names[value][0]: value.grad for value in loss.topological_order()}
     final = run_to_the_end(backprop_graph)[-1]
     for item in final["graph"]["nodes"]:
         assert item["grad_text"] == number_text(expected[item["symbol"]])

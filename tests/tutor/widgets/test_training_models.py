@@ -196,9 +196,10 @@ def test_central_differences_count_their_loss_evaluations():
 
 def counted_by_hand(n):
     """Operations of one tanh neuron with n − 1 inputs and its squared error: n − 1 products, n − 1
-    sums, tanh, the subtraction and the square; edges: one per product (the input is a constant),
-    two per sum, one each for tanh, subtraction and square."""
-    return {"forward": 2 * (n - 1) + 3, "backward": 3 * (n - 1) + 3}
+    sums, tanh, the subtraction and the square; edges: two per product (the engine makes the input a
+    leaf), two per sum, one for tanh, two for the subtraction (0.5 becomes a leaf too), one for the
+    square."""
+    return {"forward": 2 * (n - 1) + 3, "backward": 4 * (n - 1) + 4}
 
 
 @pytest.mark.parametrize("n", [1, 2, 17, 1000])
@@ -222,10 +223,10 @@ def test_counts_follow_edges_not_other_engine_internals():
 def test_reverse_mode_wins_by_more_as_parameters_grow():
     state = gradient_cost.initial()
     ratios = [finite / reverse for (_, finite), (_, reverse) in zip(state["curve_finite"], state["curve_reverse"])]
-    assert ratios[0] == 1  # one parameter: the two methods cost the same
+    assert ratios[0] < 1 < ratios[1]  # one parameter: two forward passes cost less than a forward and a backward
     assert all(later > earlier for earlier, later in zip(ratios, ratios[1:]))
     at_1000 = gradient_cost.set_parameters(state, 1000)
-    assert at_1000["ratio_text"] == "800" and at_1000["finite_text"] == "4,002,000"
+    assert at_1000["ratio_text"] == "667" and at_1000["finite_text"] == "4,002,000"
     assert "curve_finite" not in at_1000
 
 

@@ -1,0 +1,250 @@
+"""Tests of tutor.guards and the hostile-code side of tutor.session, in CPython.
+
+What it is: the Python half of what keeps a block from breaking the page's Python (issue #21): the
+recursion limit a block cannot raise past what the browser takes, time.sleep in slices that Stop
+ends, os._exit ending only the block, built-ins and show() put back after a run, the hint when a
+block changed the lesson's engine, the hints for threads and asyncio.run(), the detection of a deep
+chain of Values (after a run and while it builds), and a Stop that cancels a run waiting in an await.
+What it is not: the browser's half (the worker's wait, forged messages, crash messages): the hostile
+cells of tests/site/test_robustness.py run those in Chromium. Nothing here changes this CPython's
+own recursion limit, time.sleep or os._exit: the replacements are built with stand-ins.
+"""
+import asyncio
+import builtins
+import gc
+import os
+
+import pytest
+
+import tinygrad
+from tutor import guards, session
+
+
+def run(code, page="guards-page", fresh=True):
+    """Run `code` as a block in CPython; (report, output text without figures, the output items)."""
+    items = []
+    report = asyncio.run(session.run(page, code, lambda stream, text: items.append((stream, text)),
+                                     filename="<block 1>", fresh=fresh))
+    return report, "".join(text for stream, text in items if stream != "graph"), items
+
+
+@pytest.fixture
+def engine_as_installed():
+    """The engine module's names as the file defines them, put back after the test changed them."""
+    saved = dict(vars(tinygrad))
+    yield tinygrad
+    vars(tinygrad).clear()
+    vars(tinygrad).update(saved)
+
+
+# ---- The recursion limit --------------------------------------------------------------------
+
+def test_a_raised_recursion_limit_stays_at_what_the_browser_takes_and_says_so():
+    limits, notes = [], []
+    setrecursionlimit = guards.limited_recursion(limits.append, notes.append)
+    setrecursionlimit(10**6)
+    setrecursionlimit(100)
+    assert limits == [guards.SAFE_RECURSION_LIMIT, 100] and guards.SAFE_RECURSION_LIMIT > 100
+    assert len(notes) == 1 and f"at most {guards.SAFE_RECURSION_LIMIT} nested calls" in notes[0]
+    assert "1000000" in notes[0]
+    with pytest.raises(TypeError):
+        setrecursionlimit("deep")
+
+
+def test_the_recursion_error_reads_the_same_whatever_limit_was_asked():
+    report, _, _ = run("import sys\ndef f():\n    return f()\nf()")
+    assert "RecursionError: maximum recursion depth exceeded" in report and "kept calling itself" in report
+
+
+# ---- time.sleep -------------------------------------------------------------------------------
+
+def fake_sleep(interrupt_after=None):
+    """guards.page_sleep over a clock that `wait` advances: (sleep, waits, notes, flushes)."""
+    waits, notes, flushes = [], [], []
+    clock = [0.0]
+
+    def wait(seconds):
+        waits.append(seconds)
+        clock[0] += seconds
+        return interrupt_after is not None and len(waits) >= interrupt_after
+
+    sleep = guards.page_sleep(wait, notes.append, lambda: flushes.append(True))
+    return sleep, waits, notes, flushes, clock
+
+
+def test_sleep_waits_the_whole_time_in_slices_after_sending_the_output(monkeypatch):
+    sleep, waits, notes, flushes, clock = fake_sleep()
+    monkeypatch.setattr(guards.time, "monotonic", lambda: clock[0])
+    sleep(0.35)
+    assert sum(waits) == pytest.approx(0.35) and max(waits) <= guards.SLEEP_SLICE_SECONDS
+    assert flushes == [True] and notes == []
+
+
+def test_stop_ends_a_long_sleep_which_says_how_long_it_would_wait(monkeypatch):
+    sleep, waits, notes, _, clock = fake_sleep(interrupt_after=3)
+    monkeypatch.setattr(guards.time, "monotonic", lambda: clock[0])
+    with pytest.raises(KeyboardInterrupt):
+        sleep(10**6)
+    assert len(waits) == 3
+    assert notes == ["time.sleep(1000000) waits 11.6 days: press Stop to end it sooner."]
+
+
+@pytest.mark.parametrize("seconds, error", [(-1, ValueError), (float("nan"), ValueError), ("1", TypeError),
+                                            (None, TypeError)])
+def test_sleep_refuses_what_time_sleep_refuses(seconds, error):
+    sleep, waits, _, _, _ = fake_sleep()
+    with pytest.raises(error):
+        sleep(seconds)
+    assert waits == []
+
+
+@pytest.mark.parametrize("seconds, text", [(12, "12 seconds"), (600, "10 minutes"), (7200, "2 hours"),
+                                           (10**6, "11.6 days")])
+def test_durations_read_in_the_unit_a_reader_thinks_in(seconds, text):
+    assert guards.duration(seconds) == text
+
+
+# ---- os._exit, built-ins, show ---------------------------------------------------------------
+
+def test_os_exit_ends_only_the_block_and_keeps_the_namespace(monkeypatch):
+    monkeypatch.setattr(os, "_exit", guards.end_block)
+    report, shown, _ = run("kept = 1\nimport os\nos._exit(0)\nprint('not reached')")
+    assert report == "" and "only end this block" in shown and "not reached" not in shown
+    assert run("print(kept)", fresh=False)[1] == "1\n"
+
+
+@pytest.mark.parametrize("code, remark", [
+    ("import builtins\ndel builtins.print", "built-in `print`"),
+    ("import builtins\nbuiltins.len = None\nbuiltins.print = None", "built-ins `len`, `print`"),
+    ("__builtins__ = None", "`__builtins__`"),
+    ("del show", "show() belongs to the page"),
+])
+def test_deleted_or_replaced_built_ins_and_show_come_back_after_the_run(code, remark):
+    report, shown, _ = run(code)
+    assert report == "" and remark in shown and "back for the next run" in shown, shown
+    assert builtins.print is guards.ORIGINAL_BUILTINS["print"] and builtins.len is guards.ORIGINAL_BUILTINS["len"]
+    assert run("print(len([1, 2]), callable(show))", fresh=False)[1] == "2 True\n"
+
+
+def test_using_a_deleted_built_in_in_the_same_block_gets_a_hint():
+    report, _, _ = run("import builtins\ndel builtins.abs\nabs(-1)")
+    assert "NameError" in report and "abs is one of Python's built-ins" in report
+
+
+# ---- A changed engine -----------------------------------------------------------------------
+
+def test_an_engine_name_replaced_by_another_value_gets_the_restart_hint(engine_as_installed):
+    report, _, _ = run("import tinygrad\ntinygrad.Value = None\nfrom tinygrad import Value\nValue(2)")
+    assert "TypeError: 'NoneType' object is not callable" in report
+    assert "tinygrad.Value is now None" in report and "press Restart Python" in report
+
+
+def test_a_deleted_engine_function_gets_the_hint_and_an_intact_engine_none(engine_as_installed):
+    assert guards.engine_changes() == ""
+    assert "Restart Python" not in run("1 / 0")[0]
+    del tinygrad.train_line
+    assert guards.engine_changes() == "tinygrad.train_line was deleted"
+    assert "Restart Python" in run("1 / 0")[0]
+
+
+def test_the_run_that_changed_the_engine_is_told_apart_from_later_ones(engine_as_installed):
+    run("import tinygrad\ntinygrad.MLP = None")
+    assert session.changed_engine is True  # the page does not replay this run after a restart
+    run("print(1)", fresh=False)
+    assert session.changed_engine is False
+    run("import tinygrad\ntinygrad.MLP = 1", fresh=False)
+    assert session.changed_engine is True
+
+
+def test_a_rewritten_engine_file_is_reported_once_and_gets_the_hint(tmp_path, monkeypatch):
+    engine_file = tmp_path / "tinygrad.py"
+    engine_file.write_text("class Value:\n    pass\n", encoding="utf-8")
+    monkeypatch.setattr(guards, "engine_file", (engine_file, engine_file.read_text(encoding="utf-8")))
+    monkeypatch.setattr(guards, "reported_engine_text", None)
+    assert guards.engine_file_changed() == ""
+    engine_file.write_text("broken = True\n", encoding="utf-8")
+    assert "Press Restart Python to get the file back" in guards.engine_file_changed()
+    assert guards.engine_file_changed() == ""  # once per change
+    assert guards.engine_changes() == "its file tinygrad.py was changed or deleted"
+
+
+# ---- Hints for what the browser's Python cannot do ------------------------------------------
+
+@pytest.mark.parametrize("message, hint", [
+    ("can't start new thread", "no threads"),
+    ("WebAssembly stack switching not supported in this JavaScript runtime", "`await main()`"),
+])
+def test_threads_and_asyncio_run_get_a_hint(message, hint):
+    assert hint in session.hint_for(RuntimeError(message))
+
+
+# ---- Deep chains of Values --------------------------------------------------------------------
+
+def chain(length, accumulated_first=True):
+    total = tinygrad.Value(0)
+    for _ in range(length):
+        total = total + 1 if accumulated_first else tinygrad.Value(1) + total
+    return total
+
+
+@pytest.mark.parametrize("accumulated_first", [True, False])
+def test_a_namespace_holding_a_deep_chain_is_told_apart_from_a_shallow_or_released_one(accumulated_first):
+    deep = chain(guards.DEEP_CHAIN + 10, accumulated_first)
+    assert guards.holds_deep_graph([{"total": deep}])
+    assert guards.holds_deep_graph([{"losses": [deep]}])
+    assert not guards.holds_deep_graph([{"total": chain(50, accumulated_first)}])
+    deep.backward()  # the engine now frees it newest first, one node at a time
+    assert not guards.holds_deep_graph([{"total": deep}])
+
+
+def test_session_holds_deep_graph_looks_at_every_page(monkeypatch):
+    monkeypatch.setattr(session, "namespaces", {"a": {"x": 1}, "b": {"total": chain(guards.DEEP_CHAIN)}})
+    assert session.holds_deep_graph()
+    monkeypatch.setattr(session, "namespaces", {"a": {"x": 1}})
+    assert not session.holds_deep_graph()
+
+
+@pytest.mark.parametrize("code, deep", [
+    ("from tinygrad import Value\ndef build():\n    total = Value(0)\n    for _ in range(3000):\n"
+     "        total = total + 1\n    return total.data\nprint(build())", True),
+    ("from tinygrad import Value\nw = Value(0.5)\nfor _ in range(3000):\n    loss = (w * 2 - 1) ** 2\n"
+     "    loss.backward()\n    w.data -= 0.01 * w.grad", False),
+    ("from tinygrad import Value\nvalues = [Value(i) * 2 for i in range(5000)]", False),
+])
+def test_the_watch_reports_a_deep_chain_while_a_run_builds_it(monkeypatch, code, deep):
+    reported = []
+    monkeypatch.setattr(guards.watch, "callback", lambda: reported.append(True))
+    gc.callbacks.append(guards.watch)
+    try:
+        report, _, _ = run(code)
+    finally:
+        gc.callbacks.remove(guards.watch)
+    assert report == ""
+    assert reported == ([True] if deep else [])
+
+
+# ---- Stop while a run waits ------------------------------------------------------------------
+
+def test_stop_cancels_a_run_that_waits_in_an_await_and_keeps_the_namespace():
+    async def run_then_stop():
+        items = []
+        running = asyncio.ensure_future(session.run(
+            "await-page", "kept = 1\nimport asyncio\nawait asyncio.sleep(100)\nprint('not reached')",
+            lambda stream, text: items.append(text), fresh=True))
+        await asyncio.sleep(0.05)
+        assert session.stop_waiting_run()
+        return await running
+
+    report = asyncio.run(run_then_stop())
+    assert report.startswith("KeyboardInterrupt: stopped by the Stop button")
+    assert not session.stop_waiting_run()  # nothing waits now
+    assert run("print(kept)", page="await-page", fresh=False)[1] == "1\n"
+
+
+# ---- show() ---------------------------------------------------------------------------------
+
+def test_a_flood_of_show_calls_draws_only_the_first_graphs_and_prints_every_summary():
+    report, shown, items = run("from tinygrad import Value\nv = Value(1)\nfor _ in range(2000):\n    show(v)")
+    assert report == ""
+    assert sum(stream == "graph" for stream, _ in items) == session.FIGURES_PER_RUN
+    assert "already drew 20 graphs" in shown and "Graph of v: 1 value, 0 edges" in shown.splitlines()[-1]
