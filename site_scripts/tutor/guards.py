@@ -269,7 +269,7 @@ def deep_values(candidates, limit=DEEP_CHAIN):
     if not isinstance(value_type, type):
         return False
     for candidate in candidates:
-        if type(candidate) is value_type and getattr(candidate, "topological_order", None) is None:
+        if type(candidate) is value_type and getattr(candidate, "order_for_freeing", None) is None:
             if chain_depth(candidate, limit) >= limit:
                 return True
     return False
