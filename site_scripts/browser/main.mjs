@@ -9,6 +9,7 @@ import { mountExercises } from "./exercises/exercises.mjs";
 import { registerOffline } from "./offline/register.mjs";
 import { mountEngineBanner } from "./engine_edit/engine-banner.mjs";
 import { mountEngineEditor } from "./engine_edit/engine-editor.mjs";
+import { mountBuildOwn } from "./build_own/build-own.mjs";
 
 registerOffline();
 // Material's search dialog has no accessible name (axe: "aria-dialog-name"); the header is not
@@ -19,5 +20,6 @@ document$.subscribe(() => {
   mountEngineEditor(document);
   mountBlocks(document);
   mountExercises(document); // after mountBlocks: an exercise panel drives its block
+  mountBuildOwn(document); // after mountExercises: "Use my engine" runs the last step's checks
   mountWidgets(document);
 });

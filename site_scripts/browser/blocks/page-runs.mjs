@@ -1,7 +1,9 @@
 // page-runs.mjs: the run scheduler of one page: which block runs when, in one shared namespace.
 // What it is: a PageRuns per page visit. All blocks of a page share one Python namespace in page
 // order: request(block) first runs, once, the earlier blocks not yet run in this interpreter, then
-// the block, and resolves to its result; after(task) runs a task once the runs queued so far have
+// the block, and resolves to its result (on a `chained` page, whose blocks each build on all earlier
+// ones, an earlier block also runs again when its code changed since its last good run, and running a
+// block makes every later block run again before it is next needed); after(task) runs a task once the runs queued so far have
 // ended (the exercises' checks). stop() and restartPython() act on Python for the whole page. When
 // Python is restarted (Stop on a page that cannot interrupt, a crash, Restart Python, another
 // engine), the blocks whose last run succeeded are re-run quietly, in page order, to restore the
@@ -23,6 +25,7 @@ export class PageRuns {
   lastRun = null; // the block that ran last: it reports restarts that no block caused
   restartRequestedBy = null;
   replaying = false;
+  chained = false; // each block builds on all earlier ones: after a block runs, the later ones run again first
 
   constructor(key) {
     this.key = key;
@@ -91,6 +94,7 @@ export class PageRuns {
       else this.stoppedWith.delete(block);
       const restarted = runtime.session !== this.session; // restore() follows
       if (!restarted) this.ran.add(block);
+      if (this.chained) for (const later of this.blocks.slice(this.blocks.indexOf(block) + 1)) this.ran.delete(later);
       if (stopped || restarted) interrupted = true;
     }
   }
@@ -98,6 +102,7 @@ export class PageRuns {
   /** An earlier block runs before a later one unless it ran already. A block that was stopped counts as
    *  run (its loop is not repeated) until the reader changes its code: then it runs again first. */
   needsRun(block) {
+    if (this.chained && this.succeeded.get(block) !== block.code()) return true; // changed, or failed, since it ran
     return !this.ran.has(block) || (this.stoppedWith.has(block) && this.stoppedWith.get(block) !== block.code());
   }
 

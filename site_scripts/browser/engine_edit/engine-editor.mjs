@@ -21,6 +21,42 @@ const ENGINE_URL = new URL("../../../../tinygrad.py", import.meta.url);
 const CHECK_TIME_LIMIT_MS = 15_000;
 const LABEL = "tinygrad.py, the engine";
 
+/** The check of an engine's text in Python (tutor.engine_edit.check), which the reader can stop; an import
+ *  that never ends is stopped after CHECK_TIME_LIMIT_MS. Also used by "Use my engine" (build_own/). */
+export class EngineCheck {
+  running = false;
+  stopRequested = false;
+
+  /** "" if `code` can serve as the engine, else what is wrong, in words. */
+  async problem(code) {
+    this.stopRequested = false;
+    this.running = true;
+    let timer = null;
+    try {
+      const verdict = await runtime.call("tutor.engine_edit", "check", { source: code }, {
+        onStart: () => { timer = setTimeout(() => this.stop(), CHECK_TIME_LIMIT_MS); },
+      });
+      return verdict.ok ? "" : verdict.problem;
+    } catch (error) {
+      if (this.stopRequested) {
+        return `The check was stopped before your engine finished importing (after at most ${CHECK_TIME_LIMIT_MS / 1000} `
+          + "seconds, or when you pressed Stop the check). Does it run forever when it is imported, "
+          + "for example in a loop at the top level?";
+      }
+      return `The check could not run: ${error.message}`;
+    } finally {
+      clearTimeout(timer);
+      this.running = false;
+    }
+  }
+
+  stop() {
+    if (!this.running) return;
+    this.stopRequested = true;
+    runtime.stop();
+  }
+}
+
 /** Mount the engine editor of the page, if it has one and it is not mounted yet. */
 export function mountEngineEditor(root) {
   const element = root.querySelector("[data-engine-editor]");
@@ -32,7 +68,7 @@ class EngineEditor {
   editor = null;
   original = null; // the lesson's engine, as the site serves it
   checking = false;
-  stopRequested = false;
+  engineCheck = new EngineCheck();
   draftFailureShown = false;
 
   constructor(element) {
@@ -155,31 +191,13 @@ class EngineEditor {
         + "off), so reloading the page or opening the site again brings back the lesson's engine.");
   }
 
-  /** "" if `code` can serve as the engine, else what is wrong, in words (tutor.engine_edit.check). */
-  async check(code) {
-    this.stopRequested = false;
-    let timer = null;
-    try {
-      const verdict = await runtime.call("tutor.engine_edit", "check", { source: code }, {
-        onStart: () => { timer = setTimeout(() => this.stopCheck(), CHECK_TIME_LIMIT_MS); },
-      });
-      return verdict.ok ? "" : verdict.problem;
-    } catch (error) {
-      if (this.stopRequested) {
-        return `The check was stopped before your engine finished importing (after at most ${CHECK_TIME_LIMIT_MS / 1000} `
-          + "seconds, or when you pressed Stop the check). Does it run forever when it is imported, "
-          + "for example in a loop at the top level?";
-      }
-      return `The check could not run: ${error.message}`;
-    } finally {
-      clearTimeout(timer);
-    }
+  /** "" if `code` can serve as the engine, else what is wrong, in words. */
+  check(code) {
+    return this.engineCheck.problem(code);
   }
 
   stopCheck() {
-    if (!this.checking) return;
-    this.stopRequested = true;
-    runtime.stop();
+    this.engineCheck.stop();
   }
 
   setChecking(checking) {

@@ -6,7 +6,8 @@
 // check's result in a status region ("Stop the checks" stops checks that never end); "Show a
 // hint" reveals the hints one at a time; "Show the solution" unlocks after the first Check and
 // can put the solution into the editor. Whether the reader attempted or solved the exercise is
-// saved (storage/saved-progress.mjs) and shown on the next visit. Mounting is idempotent, like
+// saved (storage/saved-progress.mjs) and shown on the next visit; every change of the panel's state is
+// announced with an `exercise-progress` event that bubbles up the page. Mounting is idempotent, like
 // mountBlocks, so document$ can call it after every navigation.
 // What it is not: the checks themselves (site_scripts/tutor/exercises/<name>.py judge the reader's code
 // in Python and return plain results; this module only renders them).
@@ -137,6 +138,13 @@ class ExercisePanel {
     this.render();
   }
 
+  /** The reader cleared their saved edits and progress: back to "not tried". */
+  forgetProgress() {
+    this.progress = { attempted: false, solved: false };
+    this.solution.hidden = true;
+    this.render();
+  }
+
   /** A summary line and one list item per check (text only, never HTML). */
   showSummary(summary, results = []) {
     const paragraph = document.createElement("p");
@@ -189,5 +197,7 @@ class ExercisePanel {
     const state = solved ? "Solved" : attempted ? "Not solved yet" : "";
     this.stateText.textContent = this.storageFailed && state
       ? `${state} (this browser cannot save your progress)` : state;
+    // Whoever shows the page's progress (the chapter "Build your own engine") listens for this.
+    this.panel.dispatchEvent(new CustomEvent("exercise-progress", { bubbles: true, detail: { name: this.name } }));
   }
 }

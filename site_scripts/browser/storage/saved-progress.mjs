@@ -1,10 +1,10 @@
 // saved-progress.mjs: how far the reader got with each exercise, kept in this browser's localStorage.
-// What it is: read and save { attempted, solved } per exercise name (names are unique across the
+// What it is: read, save and forget { attempted, solved } per exercise name (names are unique across the
 // site), under keys that start with the site's root path, so two sites on one origin keep apart.
 // Storage that is full, turned off or refused never throws: saving then reports false and reading
 // finds no progress (site-storage.mjs).
 // What it is not: the exercise's buttons or messages (exercises.mjs shows them).
-import { SITE_PATH, readRecord, writeItem } from "./site-storage.mjs";
+import { SITE_PATH, forgetItemsStartingWith, readRecord, writeItem } from "./site-storage.mjs";
 
 const KEY_PREFIX = "lesson-exercise:";
 
@@ -21,4 +21,9 @@ export function savedProgress(name) {
  *  page only). */
 export function saveProgress(name, { attempted, solved }) {
   return writeItem(keyOf(name), JSON.stringify({ attempted, solved }));
+}
+
+/** Forget the progress of every exercise of this site; returns how many had some. */
+export function forgetAllProgress() {
+  return forgetItemsStartingWith(`${KEY_PREFIX}${SITE_PATH}`);
 }

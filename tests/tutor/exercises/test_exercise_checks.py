@@ -32,7 +32,7 @@ NUMBERS = lesson_numbers.texts_of(lesson_numbers.read_numbers_file(DOCS))
 
 
 def chapter_blocks():
-    """{exercise name: (chapter, [sources of the blocks before it], its starter code)}."""
+    """{exercise name: (chapter, [(source, exercise name or None) of the blocks before it], its starter code)}."""
     found = {}
     for chapter in sorted(DOCS.glob("*.md")):
         sources = []
@@ -42,7 +42,7 @@ def chapter_blocks():
             if option:
                 assert option["name"] not in found, f"exercise {option['name']} appears twice"
                 found[option["name"]] = (chapter.name, list(sources), code)
-            sources.append(code)
+            sources.append((code, option and option["name"]))
     return found
 
 
@@ -53,11 +53,14 @@ def module(name):
     return importlib.import_module(f"tutor.exercises.{name}")
 
 
-def namespace_after(name, exercise_code):
-    """The page's namespace after its earlier blocks and then `exercise_code` ran, output dropped."""
+def namespace_after(name, exercise_code, earlier_solved=False):
+    """The page's namespace after its earlier blocks and then `exercise_code` ran, output dropped; with
+    `earlier_solved`, the earlier exercises run their solutions (a reader who solved them)."""
     namespace = {"__name__": "__main__"}
+    earlier = [module(exercise).SOLUTION if earlier_solved and exercise else code
+               for code, exercise in BLOCKS[name][1]]
     with contextlib.redirect_stdout(io.StringIO()):
-        for code in [*BLOCKS[name][1], exercise_code]:
+        for code in [*earlier, exercise_code]:
             exec(compile(code, f"<{name}>", "exec"), namespace)
     return namespace
 
@@ -81,7 +84,7 @@ def test_checks_fail_on_the_starter_with_a_message(name):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_checks_pass_on_the_solution(name):
-    results = module(name).check(namespace_after(name, module(name).SOLUTION))
+    results = module(name).check(namespace_after(name, module(name).SOLUTION, earlier_solved=True))
     assert [result for result in results if not result["passed"]] == []
     assert all(result["check"] for result in results)
 

@@ -1,0 +1,170 @@
+// build-own.mjs: the chapter "Build your own engine": the reader's progress, "Use my engine", "Download my engine".
+// What it is: mountBuildOwn(root) finds the chapter's two placeholders (written in its Markdown):
+// `<div data-build-own-progress>` becomes the list of steps, each "done", "tried, not solved yet" or
+// "not started" (from the saved progress of its exercise, updated on every `exercise-progress` event
+// of exercises.mjs), and `<div data-build-own>` the group with "Use my engine" and "Download my
+// engine". The reader's file, tinygrad.py, is the code of every block of the page, in page order,
+// exactly as the reader left it (their steps and the lesson's block with train_line): nothing is
+// generated. "Use my engine" runs the last step's checks (which test every step) and then the check
+// of "Edit the engine" (EngineCheck, tutor.engine_edit.check); a file that passes both is stored as
+// the site's engine (storage/engine-store.mjs) and runtime.useEngine() makes every block and figure
+// run on it, with the site's banner to restore the original. The page is marked `chained`: its steps
+// build on each other, so after one runs, the later ones run again before they are next needed.
+// What it is not: the checks (tutor/build_own.py) or the exercise panels (exercises/exercises.mjs).
+import { EngineCheck } from "../engine_edit/engine-editor.mjs";
+import { runtime } from "../runtime/runtime.mjs";
+import { storeEngine } from "../storage/engine-store.mjs";
+import { savedProgress } from "../storage/saved-progress.mjs";
+import { button } from "../ui/ui.mjs";
+
+const LABEL = "Your engine";
+const STATES = { done: "done", tried: "tried, not solved yet", new: "not started" };
+
+/** Mount the chapter's progress list and engine buttons, if the page has them and they are not mounted yet. */
+export function mountBuildOwn(root) {
+  const element = root.querySelector("[data-build-own]");
+  const page = root.querySelector("div.runnable")?.runnableBlock?.page;
+  if (!element || element.buildOwn || !page) return;
+  page.chained = true;
+  element.buildOwn = new BuildOwn(element, root.querySelector("[data-build-own-progress]"), page);
+}
+
+class BuildOwn {
+  busy = false;
+  engineCheck = new EngineCheck();
+
+  constructor(element, progressElement, page) {
+    this.page = page;
+    this.steps = page.blocks.filter((block) => block.element.dataset.exercise);
+
+    if (progressElement) {
+      progressElement.classList.add("build-own__progress");
+      const heading = progressElement.appendChild(document.createElement("p"));
+      heading.id = "build-own-progress-heading";
+      heading.textContent = "Your progress, saved in this browser:";
+      this.progressList = progressElement.appendChild(document.createElement("ul"));
+      this.progressList.setAttribute("aria-labelledby", heading.id);
+      (progressElement.closest("article") ?? document.body)
+        .addEventListener("exercise-progress", () => this.renderProgress());
+      this.renderProgress();
+    }
+
+    element.classList.add("build-own");
+    element.setAttribute("role", "group");
+    element.setAttribute("aria-label", LABEL);
+    const bar = element.appendChild(document.createElement("div"));
+    bar.className = "runnable__bar";
+    this.useButton = button(bar, "Use my engine", "runnable__run build-own__use", () => this.useMyEngine());
+    this.stopButton = button(bar, "Stop", "build-own__stop", () => this.stop());
+    this.stopButton.disabled = true;
+    button(bar, "Download my engine", "build-own__download", () => this.download());
+    this.message = element.appendChild(document.createElement("p"));
+    this.message.className = "build-own__message";
+    this.message.setAttribute("role", "status");
+    this.problem = element.appendChild(document.createElement("pre"));
+    this.problem.className = "build-own__problem";
+    this.problem.setAttribute("role", "alert");
+    this.problem.hidden = true;
+  }
+
+  /** One line per step: its title and whether it is done, tried or not started. */
+  renderProgress() {
+    const items = this.steps.map((block) => {
+      const { attempted, solved } = savedProgress(block.element.dataset.exercise);
+      const state = solved ? "done" : attempted ? "tried" : "new";
+      const item = document.createElement("li");
+      item.dataset.state = state;
+      item.textContent = `${stepName(block)}: ${STATES[state]}`;
+      return item;
+    });
+    this.progressList.replaceChildren(...items);
+  }
+
+  /** The reader's tinygrad.py: every block of the page as the reader left it, in page order. */
+  joined() {
+    return `${this.page.blocks.map((block) => block.code().trimEnd()).join("\n\n\n")}\n`;
+  }
+
+  /** Check the reader's steps and then their file; if both pass, make the file the site's engine. */
+  async useMyEngine() {
+    if (this.busy) return;
+    this.setBusy(true);
+    this.hideProblem();
+    try {
+      const last = this.steps.at(-1).element.exercisePanel;
+      this.say(`Running your steps, then the checks of ${stepName(this.steps.at(-1)).toLowerCase()}, `
+        + "which test every step (training XOR takes a few seconds)…");
+      const outcome = await last.runBlockThenChecks();
+      last.record(outcome.solved);
+      last.showSummary(outcome.summary, outcome.results);
+      if (!outcome.solved) {
+        const failed = outcome.results.filter((result) => !result.passed);
+        this.showProblem(failed.length ? failed.map(({ check, message }) => `${check}: ${message}`).join("\n\n")
+          : outcome.summary);
+        this.say("Not applied: your steps do not pass their checks yet (see below). The site keeps the engine it ran.");
+        return;
+      }
+      this.say("Your steps pass. Checking your tinygrad.py as the page Edit the engine does…");
+      const code = this.joined();
+      const problem = await this.engineCheck.problem(code);
+      if (problem) {
+        this.showProblem(problem);
+        this.say("Not applied: the site keeps the engine it ran.");
+        return;
+      }
+      const stored = storeEngine(code);
+      runtime.useEngine(code);
+      this.say(stored
+        ? "Applied: every code block and figure on every page now runs your engine, until you press "
+          + "Restore the original engine in the banner at the top."
+        : "Applied for this visit only: this browser cannot store your engine (its storage is full or turned "
+          + "off), so reloading the page or opening the site again brings back the lesson's engine.");
+    } finally {
+      this.setBusy(false);
+    }
+  }
+
+  stop() {
+    if (this.engineCheck.running) this.engineCheck.stop();
+    else this.page.stop();
+  }
+
+  /** Save the reader's tinygrad.py as a file. */
+  download() {
+    const url = URL.createObjectURL(new Blob([this.joined()], { type: "text/x-python" }));
+    const link = document.body.appendChild(document.createElement("a"));
+    link.href = url;
+    link.download = "tinygrad.py";
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    this.say("Saved as tinygrad.py (in your downloads). In a terminal there: python3 tinygrad.py");
+  }
+
+  setBusy(busy) {
+    this.busy = busy;
+    this.useButton.disabled = busy;
+    this.stopButton.disabled = !busy;
+    this.useButton.closest("[role=group]").setAttribute("aria-busy", String(busy));
+  }
+
+  say(text) {
+    this.message.textContent = text;
+  }
+
+  showProblem(text) {
+    this.problem.textContent = text;
+    this.problem.hidden = false;
+  }
+
+  hideProblem() {
+    this.problem.hidden = true;
+    this.problem.textContent = "";
+  }
+}
+
+/** "Step 3, powers and tanh", from the block's title "Exercise: step 3, powers and tanh". */
+function stepName(block) {
+  const title = (block.element.dataset.title ?? "").replace(/^Exercise:\s*/, "");
+  return title.charAt(0).toUpperCase() + title.slice(1);
+}

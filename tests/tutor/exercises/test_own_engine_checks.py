@@ -1,0 +1,219 @@
+"""test_own_engine_checks.py: the chapter "Build your own engine" in CPython: its checks' words, and the joined engine.
+
+What it is: for every step, typical mistakes (a lost edge, `=` instead of `+=`, a wrong local
+derivative, no clearing, a recursive order ...) written into the step's solution get their own
+plain-words message, and a mistake in an earlier step is reported by a later step's check. The
+reader's file, the chapter's blocks joined in page order as the page's "Use my engine" and
+"Download my engine" join them (here with every step solved), passes the site's engine check
+(tutor.engine_edit.check), reproduces engine/tinygrad.py's training numbers exactly, runs as
+`python3 tinygrad.py`, and trains XOR to the lesson's predictions inside Pyodide too.
+What it is not: the starter/solution test every exercise gets (test_exercise_checks.py) or the
+browser test of the chapter (tests/site/test_build_own.py).
+"""
+import importlib
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from test_exercise_checks import EXERCISE_OPTION, FENCE  # one way to read the chapter's fences
+from tutor import engine_edit
+from tutor.build_own import check_step
+
+REPO = Path(__file__).resolve().parents[3]
+CHAPTER = REPO / "docs" / "build-your-own.md"
+STEPS = ["own_value", "own_operators", "own_power_tanh", "own_order", "own_backward", "own_divide_exp",
+         "own_network"]
+NUMBERS = yaml.safe_load((REPO / "docs" / "numbers.yml").read_text(encoding="utf-8"))["numbers"]
+XOR_PREDICTIONS = json.loads(NUMBERS["xor_predictions"]["text"])
+
+
+def solution(step):
+    return importlib.import_module(f"tutor.exercises.{STEPS[step - 1]}").SOLUTION
+
+
+def chapter_blocks():
+    """[(exercise name or None, code)] of the chapter's runnable blocks, in page order."""
+    found = []
+    for fence in FENCE.finditer(CHAPTER.read_text(encoding="utf-8")):
+        option = EXERCISE_OPTION.search(fence["info"])
+        found.append((option and option["name"], fence["code"]))
+    return found
+
+
+def joined_file(codes):
+    """The reader's tinygrad.py as the page joins it (build-own.mjs joined()): every block, in order."""
+    return "".join(["\n\n\n".join(code.rstrip() for code in codes), "\n"])
+
+
+def solved_file():
+    return joined_file([solution(STEPS.index(name) + 1) if name else code for name, code in chapter_blocks()])
+
+
+def namespace_with(step, changed=None):
+    """The page's namespace after steps 1..step ran with their solutions; `changed` maps a step number to the
+    reader's (mistaken) code for it."""
+    namespace = {"__name__": "not the main program"}  # the steps' examples stay quiet
+    for number in range(1, step + 1):
+        exec(compile((changed or {}).get(number, solution(number)), f"<step {number}>", "exec"), namespace)
+    return namespace
+
+
+def failures(step, changed):
+    return [f"{result['check']}: {result['message']}" for result in check_step(namespace_with(step, changed), step)
+            if not result["passed"]]
+
+
+def mistake(step, old, new):
+    code = solution(step)
+    assert old in code, f"step {step}'s solution has no {old!r}"
+    return code.replace(old, new)
+
+
+MISTAKES = {
+    "a lost edge in a * a (edges in a set)": (
+        1, 1, "((self, other.data), (other, self.data))", "{(self, other.data), (other, self.data)}",
+        "a * a gives a.grad = 3.0, expected 6.0: one of the two edges to a is lost"),
+    "swapped local derivatives of *": (
+        1, 1, "((self, other.data), (other, self.data))", "((self, self.data), (other, other.data))",
+        "the edge to a carries 2.0, expected -3.0 (d(a·b)/da is b)"),
+    "+ with one edge": (
+        1, 1, "((self, 1.0), (other, 1.0))", "((self, 1.0),)", "a + b has 1 edge, expected 2"),
+    "negation without an edge": (
+        2, 2, "return self * -1", "return Value(-self.data)",
+        "-a at a = 3 gives a.grad = 0.0, expected -1.0. Does it have an edge back to a?"),
+    "no __radd__": (
+        2, 2, "Value.__radd__ = Value.__add__", "",
+        "2 + a raised TypeError (unsupported operand type(s) for +: 'int' and 'Value'), expected a Value"),
+    "__rsub__ that subtracts the wrong way": (
+        2, 2, "return Value.wrap(other) - self", "return self - other", "5 - a at a = 3 holds -2.0, expected 2.0"),
+    "a tanh derivative from the input instead of the result": (
+        3, 3, "((self, 1 - result ** 2),)", "((self, 1 - self.data ** 2),)",
+        "a.tanh() at a = 0.5 gives a.grad = 0.75, expected 1 - tanh(0.5)**2 = 0.786448. You squared a itself"),
+    "a tanh derivative without the square": (
+        3, 3, "((self, 1 - result ** 2),)", "((self, 1 - result),)", "You forgot to square tanh(a)"),
+    "a power rule that forgets to lower the exponent": (
+        3, 3, "exponent * self.data ** (exponent - 1)", "exponent * self.data ** exponent",
+        "a ** 1 at a = 3 gives a.grad = 3.0, expected 1 = 1 · 3 ** 0, the power rule"),
+    "a recursive order": (
+        4, 4, solution(4).split("\n\n\nValue.topological_order")[0],
+        'def topological_order(self):\n    order = []\n    for parent, _ in self.edges:\n'
+        '        order += [node for node in parent.topological_order() if node not in order]\n'
+        '    return order + [self]',
+        "raised RecursionError (a function kept calling itself): it should walk with a list as a stack"),
+    "an order without the seen set": (
+        4, 4, "        elif node not in seen:", "        elif True:",
+        "times in your order, expected once: remember which values you have already seen"),
+    "an order that adds a value before its parents": (
+        4, 4, "            stack.append((node, True))\n", "            order.append(node)\n",
+        "comes before its parent b = a·a, expected every value after its parents"),
+    "= instead of +=": (
+        5, 5, "parent.grad += node.grad", "parent.grad = node.grad",
+        "a * a gives a.grad = 3.0, expected 6.0: one of the two edges to a is lost. Each edge adds its "
+        "contribution: write parent.grad += ..., not parent.grad = ...."),
+    "no clearing": (
+        5, 5, "    for node in order:\n        node.grad = 0.0\n", "",
+        "Calling backward() twice doubled the gradients (a.grad -3.0 then -6.0), expected the same: clear them first"),
+    "no seed": (
+        5, 5, "    self.grad = 1.0\n", "", "After out.backward(), out.grad is 0.0, expected 1.0: seed the output"),
+    "walking the order forwards": (
+        5, 5, "for node in reversed(order):", "for node in order:", "walk the order from the output back (reversed)"),
+    "a division edge without the minus": (
+        6, 6, "-self.data / other.data ** 2", "self.data / other.data ** 2",
+        "a / b at a = 3, b = 2 gives b.grad = 0.75, expected -a/b**2 = -0.75"),
+    "an exp edge of 1": (
+        6, 6, "((self, result),)", "((self, 1.0),)",
+        "a.exp() at a = 0.5 gives a.grad = 1.0, expected exp(0.5) = 1.64872: the slope of exp is exp itself"),
+    "a neuron without tanh": (
+        7, 7, "return activation.tanh() if self.nonlinear else activation", "return activation",
+        "That is the weighted sum without tanh"),
+    "a training loop without the gradient step": (
+        7, 7, "        gradient_step(network.parameters(), learning_rate)\n", "",
+        "the same as before training, expected [-1.0, 1.0, 1.0, -1.0]: each step must call loss.backward() and then "
+        "gradient_step"),
+    "a lost edge in step 1, seen from step 5": (
+        5, 1, "((self, other.data), (other, self.data))", "((self, other.data),)",
+        "This step builds on step 1, which should pass first: a * b has 1 edge, expected 2"),
+    "a wrong tanh in step 3, seen from step 7": (
+        7, 3, "((self, 1 - result ** 2),)", "((self, 1 - result),)",
+        "This step builds on step 3, which should pass first: a.tanh() at a = 0.5 gives"),
+}
+
+
+@pytest.mark.parametrize("name", MISTAKES)
+def test_a_typical_mistake_gets_its_own_message(name):
+    checked_step, mistaken_step, old, new, expected = MISTAKES[name]
+    found = failures(checked_step, {mistaken_step: mistake(mistaken_step, old, new)})
+    assert any(expected in message for message in found), "\n".join(found)
+    assert not any("Your code raised" in message for message in found), "\n".join(found)
+
+
+def test_every_step_has_at_least_two_mistakes_with_messages():
+    for step in range(1, 8):
+        assert sum(1 for checked, mistaken, *_ in MISTAKES.values() if checked == mistaken == step) >= 2, step
+
+
+def test_random_expressions_catch_a_wrong_derivative_the_named_checks_do_not_try():
+    """A derivative that is right at the named checks' points but wrong elsewhere is caught by the random graphs."""
+    wrong = mistake(3, "((self, 1 - result ** 2),)",
+                    "((self, 1 - result ** 2 if abs(self.data) in (0.5, 1.2) else 1.0),)")
+    found = failures(3, {3: wrong})
+    assert len(found) == 1 and found[0].startswith("random expressions with ** and tanh"), found
+    assert "but nudging" in found[0]
+
+
+def test_the_chapter_is_the_steps_in_order_then_the_lessons_train_line():
+    names = [name for name, _ in chapter_blocks()]
+    assert names == [*STEPS, None]
+    assert "def train_line(" in chapter_blocks()[-1][1]
+
+
+def test_the_solved_file_passes_the_sites_engine_check():
+    assert engine_edit.check(solved_file()) == {"ok": True, "problem": ""}
+
+
+def test_the_starters_joined_are_not_mistaken_for_a_finished_engine():
+    """With no step done, the file still imports (so a draft can be checked), but it does not train."""
+    starters = joined_file([code for _, code in chapter_blocks()])
+    namespace = {"__name__": "tinygrad"}
+    exec(compile(starters, "tinygrad.py", "exec"), namespace)
+    predictions, _ = namespace["train_xor"](steps=3)
+    assert [round(p, 4) for p in predictions] != XOR_PREDICTIONS
+
+
+def test_the_solved_file_reproduces_the_lessons_engine_and_runs_as_a_program(tmp_path):
+    path = tmp_path / "tinygrad.py"
+    path.write_text(solved_file(), encoding="utf-8")
+    theirs = {"__name__": "tinygrad"}
+    exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), theirs)
+    lesson = importlib.import_module("tinygrad")
+    assert Path(lesson.__file__).resolve() == REPO / "engine" / "tinygrad.py"
+
+    predictions, loss = theirs["train_xor"]()
+    assert [round(p, 4) for p in predictions] == XOR_PREDICTIONS
+    lesson_predictions, lesson_loss = lesson.train_xor()
+    assert predictions == pytest.approx(lesson_predictions, rel=1e-12)
+    assert loss == pytest.approx(lesson_loss, abs=1e-26)  # both are rounding noise: the fit is exact
+    assert theirs["train_line"]() == pytest.approx(lesson.train_line(), rel=1e-9, abs=1e-12)
+    assert len(theirs["MLP"]([2, 4, 1]).parameters()) == int(NUMBERS["mlp_parameters"]["text"])
+
+    ran = subprocess.run([sys.executable, "tinygrad.py"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 0, ran.stderr
+    assert f"xor predictions: {XOR_PREDICTIONS}" in ran.stdout
+    assert "a.grad = 7.0" in ran.stdout  # step 5's example: 2·3 + 1
+
+
+@pytest.mark.skipif(shutil.which("node") is None or not (REPO / "node_modules" / "pyodide").is_dir(),
+                    reason="needs Node and node_modules/pyodide")
+def test_the_solved_file_trains_xor_in_pyodide_too():
+    ran = subprocess.run(["node", "tests/pyodide/run_in_pyodide.mjs", "tests/pyodide/run_joined_engine.py",
+                          "site_scripts/tutor/engine_edit.py", solved_file()],
+                         cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert "engine check: ok" in ran.stdout, ran.stdout
+    assert f"xor predictions: {XOR_PREDICTIONS}" in ran.stdout, ran.stdout
+    assert "pyodide runtime alive after the script: yes" in ran.stdout
