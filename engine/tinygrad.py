@@ -32,7 +32,9 @@ class Value:
     @staticmethod
     def wrap(value):
         """`value` itself if it is a Value, else a new leaf Value holding it."""
-        return value if isinstance(value, Value) else Value(value)
+        if isinstance(value, Value):
+            return value
+        return Value(value)
 
     def __repr__(self):
         return f"Value(data={self.data!r}, grad={self.grad!r})"
@@ -89,8 +91,8 @@ class Value:
         # gradient is complete before the node passes it on. `+=` adds up every
         # path: in a * a, both edges point at a.
         for node in reversed(order):
-            for parent, local_derivative in node.edges:
-                parent.grad += node.grad * local_derivative
+            for parent, derivative in node.edges:
+                parent.grad += node.grad * derivative
         self.keep_order_for_freeing(order)
 
     def topological_order(self):
@@ -136,8 +138,8 @@ class Value:
 class Neuron:
     """Weighted sum of the inputs plus a bias, optionally passed through tanh."""
 
-    def __init__(self, n_inputs, rng, nonlinear=True):
-        self.weights = [Value(rng.uniform(-1.0, 1.0)) for _input in range(n_inputs)]
+    def __init__(self, n_in, rng, nonlinear=True):
+        self.weights = [Value(rng.uniform(-1.0, 1.0)) for _input in range(n_in)]
         self.bias = Value(0)
         self.nonlinear = nonlinear
 

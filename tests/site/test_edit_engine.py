@@ -26,8 +26,8 @@ from tests.tutor.other_engines import MICROGRAD_STYLE, article_engine
 
 ORIGINAL = (REPO / "engine" / "tinygrad.py").read_text(encoding="utf-8")
 FULL_STORAGE = "Storage.prototype.setItem = function () { throw new DOMException('full', 'QuotaExceededError'); };"
-ACCUMULATING = "parent.grad += node.grad * local_derivative"
-FORGETFUL_BACKWARD = ORIGINAL.replace(ACCUMULATING, "parent.grad = node.grad * local_derivative")
+ACCUMULATING = "parent.grad += node.grad * derivative"
+FORGETFUL_BACKWARD = ORIGINAL.replace(ACCUMULATING, "parent.grad = node.grad * derivative")
 EDITOR = "Engine editor: tinygrad.py, the engine"
 HAND_CALCULATION = "The engine against the hand calculation"
 PATHS_LINE = "d(a*a + a)/da at a = 3:"

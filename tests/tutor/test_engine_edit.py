@@ -25,8 +25,8 @@ from site_scripts.hooks import vendor
 
 REPO = Path(__file__).resolve().parents[2]
 ORIGINAL = (REPO / "engine" / "tinygrad.py").read_text(encoding="utf-8")
-FORGETFUL_BACKWARD = ORIGINAL.replace("parent.grad += node.grad * local_derivative",
-                                      "parent.grad = node.grad * local_derivative")
+FORGETFUL_BACKWARD = ORIGINAL.replace("parent.grad += node.grad * derivative",
+                                      "parent.grad = node.grad * derivative")
 
 
 def test_the_lesson_engine_passes_the_check():

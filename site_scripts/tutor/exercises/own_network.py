@@ -20,8 +20,8 @@ SOLUTION = '''\
 class Neuron:
     """Weighted sum of the inputs plus a bias, optionally passed through tanh."""
 
-    def __init__(self, n_inputs, rng, nonlinear=True):
-        self.weights = [Value(rng.uniform(-1.0, 1.0)) for _input in range(n_inputs)]
+    def __init__(self, n_in, rng, nonlinear=True):
+        self.weights = [Value(rng.uniform(-1.0, 1.0)) for _input in range(n_in)]
         self.bias = Value(0)
         self.nonlinear = nonlinear
 

@@ -9,7 +9,7 @@ from ..build_own import check_step
 HINTS = [
     "In `__init__`, one line: `self.edges = tuple(edges)`.",
     "An edge is a pair (parent, local derivative). For a sum, nudging either parent by a little moves the "
-    "result by just as much: `Value(self.data + other.data, ((self, 1.0), (other, 1.0)))`.",
+    "result by just as much: `Value(self.data + other.data, [(self, 1.0), (other, 1.0)])`.",
     "For a product, the slope towards `self` is the other factor: `((self, other.data), (other, self.data))`. "
     "Keep both pairs even when `self` and `other` are the same Value, as in `a * a`.",
 ]
@@ -35,14 +35,16 @@ class Value:
     @staticmethod
     def wrap(value):
         """`value` itself if it is a Value, else a new Value holding the number."""
-        return value if isinstance(value, Value) else Value(value)
+        if isinstance(value, Value):
+            return value
+        return Value(value)
 
     def __repr__(self):
         return f"Value(data={self.data!r}, grad={self.grad!r})"
 
     def __add__(self, other):
         other = Value.wrap(other)
-        return Value(self.data + other.data, ((self, 1.0), (other, 1.0)))
+        return Value(self.data + other.data, [(self, 1.0), (other, 1.0)])
 
     def __mul__(self, other):
         other = Value.wrap(other)

@@ -82,7 +82,7 @@ MISTAKES = {
         1, 1, "((self, other.data), (other, self.data))", "((self, self.data), (other, other.data))",
         "the edge to a carries 2.0, expected -3.0 (d(a·b)/da is b)"),
     "+ with one edge": (
-        1, 1, "((self, 1.0), (other, 1.0))", "((self, 1.0),)", "a + b has 1 edge, expected 2"),
+        1, 1, "[(self, 1.0), (other, 1.0)]", "[(self, 1.0)]", "a + b has 1 edge, expected 2"),
     "negation without an edge": (
         2, 2, "return self * -1", "return Value(-self.data)",
         "-a at a = 3 gives a.grad = 0.0, expected -1.0. Does it have an edge back to a?"),
