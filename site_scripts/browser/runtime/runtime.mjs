@@ -94,7 +94,9 @@ class Runtime {
     this.#worker.onmessage = ({ data }) => {
       if (data?.token === this.#token) this.#receive(data); // else forged by code in a block
     };
+    const worker = this.#worker;
     this.#worker.onerror = (event) => {
+      if (worker !== this.#worker) return; // a replaced worker's late error is not the new one's
       const details = event.message || "no details";
       if (this.#status.state === "ready" || this.#status.state === "running") this.#restart("crashed", details);
       else this.#failed(`the Python worker failed to load (${details})`);
