@@ -17,6 +17,8 @@ CodeMirror, which indents after a colon.
 
 What it is not: a driver. Nothing here opens a browser.
 """
+import pytest
+
 from helpers import cpython_outputs, pages_with_blocks, runnable_sources
 from test_figures import figure_page
 
@@ -59,6 +61,13 @@ def first_block_output(built_site, block_page):
     (ok, output), = cpython_outputs(runnable_sources(built_site / block_page / "index.html")[:1])
     assert ok, output
     return output
+
+
+def scenario(results, name, only_variable):
+    """What the browser saw in scenario `name`; a skip when the run left it out (`only_variable` set)."""
+    if name not in results["scenarios"]:
+        pytest.skip(f"scenario {name} was not run ({only_variable})")
+    return results["scenarios"][name]
 
 
 def check_block_run(seen, expected_output, boot):

@@ -43,9 +43,7 @@ def firefox(built_site, site_url):
 
 
 def scenario(firefox, name):
-    if name not in firefox["scenarios"]:
-        pytest.skip(f"scenario {name} was not run (FIREFOX_ONLY)")
-    return firefox["scenarios"][name]
+    return expect.scenario(firefox, name, "FIREFOX_ONLY")
 
 
 def test_firefox_the_service_worker_takes_control_and_isolates_the_page(firefox):

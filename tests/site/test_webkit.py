@@ -322,9 +322,7 @@ def webkit(built_site):
 
 
 def scenario(webkit, name):
-    if name not in webkit["scenarios"]:
-        pytest.skip(f"scenario {name} was not run (WEBKIT_ONLY)")
-    return webkit["scenarios"][name]
+    return expect.scenario(webkit, name, "WEBKIT_ONLY")
 
 
 def test_webkit_the_service_worker_takes_control_and_isolates_the_page(webkit):
