@@ -8,7 +8,6 @@ What it is not: assertions. Helpers wait for the page to reach a state and retur
 the tests decide what is right. Every wait has a generous timeout because Python boots in the
 reader's browser (seconds, more on a busy machine); no helper measures speed.
 """
-import concurrent.futures
 import contextlib
 import html.parser
 import os
@@ -22,6 +21,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 from urllib.parse import urlparse
+
+from own_thread import in_own_thread
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -151,9 +152,7 @@ def cpython_outputs(sources):
     sends are drawn apart from it)."""
     from site_scripts.hooks.block_outputs import page_outputs
     blocks = [(f"<block {number}>", source) for number, source in enumerate(sources, start=1)]
-    # Playwright's sync API owns this thread's event loop, so the session runs in a thread of its own.
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as executor:
-        outputs = executor.submit(page_outputs, blocks).result()
+    outputs = in_own_thread(page_outputs, blocks)
     return [(output["ok"], "".join(text for stream, text in output["pieces"] if stream != "graph"))
             for output in outputs]
 

@@ -142,7 +142,9 @@ def test_the_readers_engine_powers_the_site_and_downloads_as_a_file_that_runs(pa
     figure = page.get_by_role("group", name="Secant and tangent", exact=True)
     figure.scroll_into_view_if_needed()
     expect(figure).to_have_attribute("aria-busy", "false", timeout=PYTHON_TIMEOUT_MS)
-    figure.get_by_role("slider", name="Position x").fill("-3")  # the reader's backward() computes the new slope
+    position = figure.get_by_role("slider", name="Position x")
+    expect(position).to_be_enabled(timeout=PYTHON_TIMEOUT_MS)  # the build-time picture waits for Python
+    position.fill("-3")  # the reader's backward() computes the new slope
     expect(figure.locator(f'[data-readout="{TANGENT}"]')).to_have_text("−6", timeout=PYTHON_TIMEOUT_MS)
     expect(banner).to_be_visible()
 

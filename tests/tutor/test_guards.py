@@ -17,13 +17,14 @@ import os
 import pytest
 
 import tinygrad
+from own_thread import in_own_thread
 from tutor import guards, session
 
 
 def run(code, page="guards-page", fresh=True):
     """Run `code` as a block in CPython; (report, output text without figures, the output items)."""
     items = []
-    report = asyncio.run(session.run(page, code, lambda stream, text: items.append((stream, text)),
+    report = in_own_thread(asyncio.run, session.run(page, code, lambda stream, text: items.append((stream, text)),
                                      filename="<block 1>", fresh=fresh))
     return report, "".join(text for stream, text in items if stream != "graph"), items
 
@@ -235,7 +236,7 @@ def test_stop_cancels_a_run_that_waits_in_an_await_and_keeps_the_namespace():
         assert session.stop_waiting_run()
         return await running
 
-    report = asyncio.run(run_then_stop())
+    report = in_own_thread(asyncio.run, run_then_stop())
     assert report.startswith("KeyboardInterrupt: stopped by the Stop button")
     assert not session.stop_waiting_run()  # nothing waits now
     assert run("print(kept)", page="await-page", fresh=False)[1] == "1\n"

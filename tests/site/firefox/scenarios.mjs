@@ -54,8 +54,16 @@ const blocksMounted = () => document.readyState === "complete"
 // A new document starts a new record in the page: read the old one first.
 let beforeLeaving = async () => {};
 
+// Python has not started in the page, or its start has ended. A page left while its Python worker still
+// loads cancels those loads, and Firefox reports each cancelled load its service worker was answering as
+// a page error ("Failed to load ''. A ServiceWorker intercepted the request and encountered an
+// unexpected error."); seen only when a scenario went on within ~150 ms of a reload.
+const pythonSettled = () => !(Number(document.documentElement.dataset.pythonSession) > 0)
+  || ["ready", "running", "error"].includes(document.documentElement.dataset.pythonState);
+
 async function go(page, url) {
   await beforeLeaving();
+  await waitUntil(page, pythonSettled, undefined, PYTHON_TIMEOUT_MS);
   await page.goto(url);
 }
 
@@ -66,6 +74,7 @@ async function open(page, url) {
 
 async function reload(page) {
   await beforeLeaving();
+  await waitUntil(page, pythonSettled, undefined, PYTHON_TIMEOUT_MS);
   await page.reload();
   await waitUntil(page, blocksMounted);
 }

@@ -8,12 +8,12 @@ for too big a graph and for too many pictures in one run.
 What it is not: a test of the drawing (tests/site/test_show.py does that in Chromium).
 """
 import asyncio
-import concurrent.futures
 import json
 
 import pytest
 from tinygrad import Value
 
+from own_thread import in_own_thread
 from tutor import session
 from tutor.widgets import expression_graph
 from tutor.widgets.display import number_text
@@ -29,9 +29,7 @@ def run(code, fresh=True):
     """Run `code` as a block of a page; return (error report, text output, [graph payloads])."""
     items = []
     running = session.run("test-page", code, lambda stream, text: items.append((stream, text)), fresh=fresh)
-    # In the whole suite Playwright's sync API owns this thread's event loop: run in a thread of its own.
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as executor:
-        report = executor.submit(asyncio.run, running).result()
+    report = in_own_thread(asyncio.run, running)
     text = "".join(text for stream, text in items if stream != "graph")
     graphs = [json.loads(text) for stream, text in items if stream == "graph"]
     return report, text, graphs
