@@ -201,7 +201,9 @@ export class Figure extends FigureFrame {
       return;
     }
     if (state === "ready" || state === "running") this.#pythonReady = true;
-    if (state === "ready" && this.#engineShown !== runtime.engineSource) {
+    // The build computed the starting state with the lesson's engine: with the reader's, it is asked for
+    // again as soon as the figure can be used, so it is the first request and no reader's input follows it.
+    if (this.#pythonReady && this.#engineShown !== runtime.engineSource) {
       this.#engineShown = runtime.engineSource;
       this.request("initial", () => ({}));
     }
