@@ -58,8 +58,9 @@ let beforeLeaving = async () => {};
 // loads cancels those loads, and Firefox reports each cancelled load its service worker was answering as
 // a page error ("Failed to load ''. A ServiceWorker intercepted the request and encountered an
 // unexpected error."); seen only when a scenario went on within ~150 ms of a reload.
-const pythonSettled = () => !(Number(document.documentElement.dataset.pythonSession) > 0)
-  || ["ready", "running", "error"].includes(document.documentElement.dataset.pythonState);
+// (runtime.mjs sets data-python-session when a worker starts, data-python-boot once it is up.)
+const pythonSettled = ({ dataset } = document.documentElement) => !(Number(dataset.pythonSession) > 0)
+  || dataset.pythonBoot !== undefined || dataset.pythonState === "error";
 
 async function go(page, url) {
   await beforeLeaving();
