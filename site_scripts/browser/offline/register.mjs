@@ -59,9 +59,9 @@ function watchNavigation(registration) {
   });
 }
 
-async function register() {
-  const registration = await navigator.serviceWorker.register(WORKER_URL, { scope: SITE_ROOT.href, updateViaCache: "none" });
-  watchNavigation(registration);
+// Listened for from the start: a new build's worker may take over while the page still loads, before
+// register() has its answer (a listener added only then missed it, and the page kept the old build).
+function watchController() {
   const isolationPending = !crossOriginIsolated && sessionStorage.getItem(RELOAD_FLAG) === null;
   let controlled = navigator.serviceWorker.controller !== null;
   navigator.serviceWorker.addEventListener("controllerchange", () => {
@@ -69,8 +69,14 @@ async function register() {
     else if (isolationPending) reloadWhenSafe("isolation");
     controlled = true;
   });
+  return { isolationPending, controlled: () => controlled };
+}
+
+async function register(controller) {
+  const registration = await navigator.serviceWorker.register(WORKER_URL, { scope: SITE_ROOT.href, updateViaCache: "none" });
+  watchNavigation(registration);
   // Active worker but no control: a hard reload bypassed it. A normal reload brings it back.
-  if (isolationPending && registration.active && !controlled) reloadWhenSafe("isolation");
+  if (controller.isolationPending && registration.active && !controller.controlled()) reloadWhenSafe("isolation");
 }
 
 // Where the offline copy stands, in words; shown in every page's footer (a polite status line).
@@ -128,7 +134,8 @@ export function registerOffline() {
     addEventListener(type, () => { readerTouchedPage = true; }, { capture: true, passive: true });
   }
   precacheOncePythonRan();
-  const start = () => register().catch((error) => {
+  const controller = watchController();
+  const start = () => register(controller).catch((error) => {
     console.warn(`The lesson will not work offline: its service worker could not be registered (${error.message}).`);
   });
   // Precaching competes with the page for bandwidth: start once the page itself has loaded.
