@@ -45,6 +45,7 @@ from urllib.parse import urlparse
 from playwright.sync_api import sync_playwright
 
 BENCHMARKS = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCHMARKS.parent))  # tests/: own_thread.py, which helpers imports
 sys.path.insert(0, str(BENCHMARKS.parent / "site"))
 sys.path.insert(0, str(BENCHMARKS))
 sys.path.insert(0, str(BENCHMARKS.parents[1]))

@@ -9,6 +9,7 @@ What it is not: a speed test. No time or size is compared with a target here (th
 those); a slow machine passes as long as everything was measured.
 """
 import math
+import subprocess
 import sys
 from pathlib import Path
 
@@ -18,9 +19,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import run_all  # noqa: E402  (after the path is set)
 
-pytestmark = pytest.mark.browser
+
+def test_the_benchmark_starts_as_the_command_starts_it():
+    """`./dev.sh bench` runs run_all.py as a script, with none of the tests' conftest paths."""
+    started = subprocess.run([sys.executable, str(Path(run_all.__file__)), "--help"], capture_output=True,
+                             text=True, timeout=120)
+    assert started.returncode == 0, started.stderr
+    assert "--repeats" in started.stdout
 
 
+@pytest.mark.browser
 def test_quick_benchmark_measures_every_row():
     rows = run_all.run(quick=True)
 
