@@ -193,13 +193,15 @@ export class Block {
     this.clearOutput();
     this.ranHere = true;
     this.showLessonOutput();
-    this.openEditor({ focus: false });
     const result = await runtime.run({
       page: pageKey, code, fresh, filename: this.filename,
       onStart: () => this.setState("running"),
       onOutput: (stream, text) => this.write(stream, text),
     });
     this.finish(result);
+    // The code becomes editable once the run has ended: loading the editor meanwhile would compete
+    // with Python's start for the processor, on the way to the reader's first result.
+    this.openEditor({ focus: false });
     return result;
   }
 
