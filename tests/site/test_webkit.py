@@ -98,8 +98,17 @@ class WebKitReader:
             if value:
                 return value
             if time.monotonic() > deadline:
-                raise AssertionError(f"timed out waiting for: {script[:160]}")
+                raise AssertionError(f"timed out waiting for: {script[:160]} (the page shows: {self.shown()})")
             time.sleep(0.1)
+
+    def shown(self):
+        """Python's state and every status line of the page, for a failure's message."""
+        try:
+            return self.driver.execute_script(
+                "return `Python ${document.documentElement.dataset.pythonState}, boot ${document.documentElement.dataset.pythonBoot}; `"
+                " + [...document.querySelectorAll('[role=status]')].map(s => s.textContent.trim()).filter(Boolean).join(' | ')")
+        except Exception as error:  # the page is navigating, or the browser is gone
+            return repr(error)
 
     def collect(self):
         """Move what the current page recorded into this scenario's problems."""
@@ -116,13 +125,21 @@ class WebKitReader:
                   ".every(b => b.dataset.mounted === 'true')")
         self.driver.execute_script(RECORDER)
 
-    def open(self, url):
+    def leave(self):
+        """Before the driver leaves a page: read what it recorded, and let a Python worker that is starting
+        come up first, as the Firefox driver does (firefox/scenarios.mjs, pythonSettled: a page left
+        while its worker loads cancels loads its service worker answers)."""
         self.collect()
+        self.wait("const data = document.documentElement.dataset; return !(Number(data.pythonSession) > 0)"
+                  " || data.pythonBoot !== undefined || data.pythonState === 'error'", timeout_ms=PYTHON_TIMEOUT_MS)
+
+    def open(self, url):
+        self.leave()
         self.driver.get(url)
         self.loaded()
 
     def reload(self):
-        self.collect()
+        self.leave()
         self.driver.refresh()
         self.loaded()
 
