@@ -9,6 +9,7 @@ origin, the classroom zip started with its own command, and a new build replacin
 What it is not: tests of blocks or figures themselves (test_blocks.py, test_figures.py); here they
 only prove that the hosted site still runs Python.
 """
+import contextlib
 import json
 import re
 import shutil
@@ -21,6 +22,7 @@ from urllib.request import urlopen
 from xml.etree import ElementTree
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from site_scripts.hooks import offline as OFFLINE_HOOK
@@ -341,6 +343,10 @@ def test_new_build_replaces_the_old_cache(page, built_site, tmp_path):
         page.context.on("request", lambda request: request.service_worker and downloads.append(request.url))
 
         page.reload()  # the browser finds the new worker; it takes over and the untouched page reloads
+        # The check a navigation makes for a new worker may come late; the page's own (every 10 minutes,
+        # and when it is shown again) is asked for now, so finding the build does not depend on timing.
+        with contextlib.suppress(PlaywrightError):  # the page may already be reloading for the new build
+            page.evaluate("() => navigator.serviceWorker.getRegistration().then((registration) => registration?.update())")
         page.locator("#revised").wait_for(timeout=PYTHON_TIMEOUT_MS)
         names = cache_names(page)
         assert len(names) == 1 and names[0].endswith(new_version), names
