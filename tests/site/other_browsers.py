@@ -43,6 +43,13 @@ HIDDEN_ON_PURPOSE = ("python-snapshot.bin", "service-worker.js", "ServiceWorker"
 # Firefox reports this over WebDriver BiDi when Stop terminates a worker busy in Python's WebAssembly; the
 # page itself sees no error (its error and unhandledrejection listeners record nothing).
 WORKER_TERMINATED = "page error: uncaught exception: undefined"
+# A function body for the page: Python never started there, or its worker is up (runtime.mjs sets
+# data-python-session when a worker starts, data-python-boot once it is up). Both drivers wait for it
+# before leaving a page: one left while its worker loads cancels loads its service worker answers, and
+# Firefox reports each as a page error ("Failed to load ''. A ServiceWorker intercepted the request and
+# encountered an unexpected error."), seen when a scenario went on within ~150 ms of a reload.
+PYTHON_SETTLED = ("const data = document.documentElement.dataset; return !(Number(data.pythonSession) > 0)"
+                  " || data.pythonBoot !== undefined || data.pythonState === 'error'")
 
 
 def settings(built_site):
@@ -53,6 +60,7 @@ def settings(built_site):
         "stop": STOP,
         "savedEdit": SAVED_EDIT,
         "engine": ENGINE,
+        "pythonSettled": PYTHON_SETTLED,
     }
 
 

@@ -127,11 +127,9 @@ class WebKitReader:
 
     def leave(self):
         """Before the driver leaves a page: read what it recorded, and let a Python worker that is starting
-        come up first, as the Firefox driver does (firefox/scenarios.mjs, pythonSettled: a page left
-        while its worker loads cancels loads its service worker answers)."""
+        come up first (other_browsers.PYTHON_SETTLED says why)."""
         self.collect()
-        self.wait("const data = document.documentElement.dataset; return !(Number(data.pythonSession) > 0)"
-                  " || data.pythonBoot !== undefined || data.pythonState === 'error'", timeout_ms=PYTHON_TIMEOUT_MS)
+        self.wait(expect.PYTHON_SETTLED, timeout_ms=PYTHON_TIMEOUT_MS)
 
     def open(self, url):
         self.leave()

@@ -54,13 +54,8 @@ const blocksMounted = () => document.readyState === "complete"
 // A new document starts a new record in the page: read the old one first.
 let beforeLeaving = async () => {};
 
-// Python has not started in the page, or its start has ended. A page left while its Python worker still
-// loads cancels those loads, and Firefox reports each cancelled load its service worker was answering as
-// a page error ("Failed to load ''. A ServiceWorker intercepted the request and encountered an
-// unexpected error."); seen only when a scenario went on within ~150 ms of a reload.
-// (runtime.mjs sets data-python-session when a worker starts, data-python-boot once it is up.)
-const pythonSettled = ({ dataset } = document.documentElement) => !(Number(dataset.pythonSession) > 0)
-  || dataset.pythonBoot !== undefined || dataset.pythonState === "error";
+// Python never started in the page, or its worker is up (other_browsers.py, PYTHON_SETTLED, says why).
+const pythonSettled = new Function(config.pythonSettled);
 
 async function go(page, url) {
   await beforeLeaving();
