@@ -158,6 +158,24 @@ def cache_names(page):
     return page.evaluate("() => caches.keys()")
 
 
+WORKER_STATE = """async () => {
+  const registration = await navigator.serviceWorker.getRegistration();
+  const state = (worker) => worker && worker.state;
+  return {controller: state(navigator.serviceWorker.controller), installing: state(registration?.installing),
+          waiting: state(registration?.waiting), active: state(registration?.active),
+          sameAsActive: navigator.serviceWorker.controller === registration?.active,
+          caches: await caches.keys(), offline: document.documentElement.dataset.offline ?? null};
+}"""
+
+
+def worker_state(page):
+    """What a failed update test needs to know: the registration's workers, the page's controller and caches."""
+    try:
+        return page.evaluate(WORKER_STATE)
+    except PlaywrightError as error:
+        return f"(not readable: {error})"
+
+
 # ---- Isolation ---------------------------------------------------------------------------------
 
 def test_service_worker_isolates_pages_on_a_host_without_headers(page, site_url, built_site):
@@ -341,13 +359,19 @@ def test_new_build_replaces_the_old_cache(page, built_site, tmp_path):
         assert new_version != old_version
         downloads = []
         page.context.on("request", lambda request: request.service_worker and downloads.append(request.url))
+        console = []
+        page.on("console", lambda message: console.append(message.text))
 
         page.reload()  # the browser finds the new worker; it takes over and the untouched page reloads
         # The check a navigation makes for a new worker may come late; the page's own (every 10 minutes,
         # and when it is shown again) is asked for now, so finding the build does not depend on timing.
         with contextlib.suppress(PlaywrightError):  # the page may already be reloading for the new build
             page.evaluate("() => navigator.serviceWorker.getRegistration().then((registration) => registration?.update())")
-        page.locator("#revised").wait_for(timeout=PYTHON_TIMEOUT_MS)
+        try:
+            page.locator("#revised").wait_for(timeout=PYTHON_TIMEOUT_MS)
+        except PlaywrightError:
+            pytest.fail(f"the new build was not shown: {worker_state(page)}; requests by the worker: {downloads};"
+                        f" console: {console}")
         names = cache_names(page)
         assert len(names) == 1 and names[0].endswith(new_version), names
         assert url + chapter + "index.html" in downloads, "the changed page was downloaded"
