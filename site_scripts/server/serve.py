@@ -89,6 +89,15 @@ class LessonHandler(http.server.SimpleHTTPRequestHandler):
             super().log_message(format, *args)
 
 
+class LessonServer(http.server.ThreadingHTTPServer):
+    """A browser drops downloads all the time (a reload, a closed tab, a page that moved on): that is
+    no error to print a traceback for. Any other error in a request is still printed."""
+
+    def handle_error(self, request, client_address):
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 def network_addresses():
     """This machine's IPv4 addresses other than loopback: those the name service knows, plus the
     address of the interface that would carry traffic to a private network (many hosts map their
@@ -127,7 +136,7 @@ def main(argv=None):
     base = "/" + args.base.strip("/") + "/" if args.base.strip("/") else "/"
     handler = type("Handler", (LessonHandler,), {
         "base": base, "isolation_headers": args.isolation_headers, "quiet": args.quiet})
-    server = http.server.ThreadingHTTPServer(
+    server = LessonServer(
         (args.host, args.port), functools.partial(handler, directory=str(directory)))
     port = server.server_address[1]
     print(f"Serving {directory} - open http://127.0.0.1:{port}{base} on this machine", flush=True)

@@ -52,7 +52,7 @@ sys.path.insert(0, str(BENCHMARKS.parents[1]))
 
 import xor  # noqa: E402  (after the path is set)
 from helpers import CHROMIUM_ARGS, PYTHON_TIMEOUT_MS, build_site, chromium_path, free_port  # noqa: E402
-from site_scripts.server.serve import LessonHandler  # noqa: E402
+from site_scripts.server.serve import LessonHandler, LessonServer  # noqa: E402
 
 BARE_FOLDER = "bench-bare/"
 RUNTIME_ALONE = "runtime.html"     # in BARE_FOLDER: the lesson's runtime on an otherwise empty page
@@ -220,21 +220,13 @@ class CountingHandler(LessonHandler):
             self.traffic.append((self.path.split("?")[0], self.status, self.sent))
 
 
-class QuietServer(http.server.ThreadingHTTPServer):
-    """A browser that drops a download (a reload, a closed context) is no error worth printing."""
-
-    def handle_error(self, request, client_address):
-        if not isinstance(sys.exc_info()[1], ConnectionError):
-            super().handle_error(request, client_address)
-
-
 @contextlib.contextmanager
 def counting_server(directory, port):
     """Serve `directory` on 127.0.0.1:`port` in this process; yields (base URL, traffic list, set of
     hidden paths)."""
     traffic, hidden = [], set()
     handler = type("Handler", (CountingHandler,), {"traffic": traffic, "hidden": hidden})
-    server = QuietServer(("127.0.0.1", port), functools.partial(handler, directory=str(directory)))
+    server = LessonServer(("127.0.0.1", port), functools.partial(handler, directory=str(directory)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

@@ -16,6 +16,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -76,28 +77,37 @@ def serve_site(directory, port, base="/", isolation_headers=False):
                "--host", "127.0.0.1", "--port", str(port), "--base", base, "--quiet"]
     if isolation_headers:
         command.append("--isolation-headers")
-    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    url = f"http://127.0.0.1:{port}{base}"
-    try:
-        wait_until_serving(url, server)
-        yield url
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    # A file, not a pipe: a pipe nobody reads fills up and then stops the server in the middle of a test.
+    with tempfile.TemporaryFile("w+") as errors:
+        server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=errors, text=True)
+        url = f"http://127.0.0.1:{port}{base}"
+        try:
+            wait_until_serving(url, server, errors)
+            yield url
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
 
 
-def wait_until_serving(url, server, timeout_s=30):
-    """Return once `url` answers; raise with the server's error output if it died or never did."""
+def written(file):
+    """Everything written so far to `file`, a file a subprocess writes to."""
+    file.flush()
+    file.seek(0)
+    return file.read()
+
+
+def wait_until_serving(url, server, errors, timeout_s=30):
+    """Return once `url` answers; raise with the server's error output (the file `errors`) if it died or never did."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if server.poll() is not None:
-            raise RuntimeError(f"serve.py exited early: {server.stderr.read()}")
+            raise RuntimeError(f"serve.py exited early: {written(errors)}")
         try:
             with urllib.request.urlopen(url, timeout=2):
                 return
         except (urllib.error.URLError, ConnectionError):
             time.sleep(0.1)
-    raise RuntimeError(f"serve.py did not answer at {url} within {timeout_s} s")
+    raise RuntimeError(f"serve.py did not answer at {url} within {timeout_s} s: {written(errors)}")
 
 
 def is_outside(url):

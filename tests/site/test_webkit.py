@@ -77,6 +77,15 @@ def x_display():
         server.wait(timeout=10)
 
 
+# Scroll the button to the middle of the window; after two frames, answer whether a click at its centre reaches it.
+ON_TOP_AFTER_TWO_FRAMES = """const [button, done] = arguments;
+button.scrollIntoView({block: "center"});
+requestAnimationFrame(() => requestAnimationFrame(() => {
+  const box = button.getBoundingClientRect();
+  done(document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2)?.closest("button") === button);
+}));"""
+
+
 class WebKitReader:
     """A reader in MiniBrowser: opens pages, types into blocks, presses buttons by their names."""
 
@@ -153,7 +162,12 @@ class WebKitReader:
     def press(self, scope, name, timeout_ms=PYTHON_TIMEOUT_MS):
         button = self.wait("return [...arguments[0].querySelectorAll('button')].find(b => b.textContent.trim() === arguments[1]"
                            " && !b.disabled && b.getAttribute('aria-disabled') !== 'true')", scope, name, timeout_ms=timeout_ms)
-        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+        # WebDriver clicks a point of the screen: the button must still be there after the page's pending
+        # frames (CodeMirror scrolls its cursor into view a frame after a key), or the click lands elsewhere.
+        deadline = time.monotonic() + UI_TIMEOUT_MS / 1000
+        while not self.driver.execute_async_script(ON_TOP_AFTER_TWO_FRAMES, button):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the button {name!r} stayed covered (the page shows: {self.shown()})")
         button.click()
 
     def type_into(self, target, text):
