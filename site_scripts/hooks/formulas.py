@@ -14,8 +14,9 @@ STYLESHEET, which site_scripts/overrides/main.html links after katex.min.css. Ka
 stays in the markup for screen readers. A formula KaTeX refuses (or accepts only with a
 LaTeX-incompatibility warning) stops the build with the page, the formula and KaTeX's reason.
 
-What it is not: a change to the Markdown. The notebooks (notebooks.py) and the search index still
-see the TeX source; KaTeX's CSS and fonts are vendored by vendor.py.
+What it is not: a change to the Markdown. The notebooks (notebooks.py) keep the TeX source, and the
+search index gets each formula as plain text from search_text.py; KaTeX's CSS and fonts are vendored
+by vendor.py.
 """
 import hashlib
 import html

@@ -3,7 +3,8 @@
 What it is: Chromium tests of site_scripts/browser/search/ (the stand-in search worker and the page
 module that tells it search was opened). While a reader only reads and runs a block, Material's
 search worker script (Lunr) is never fetched; opening search by its visible box loads it, and
-typing a word lists the chapters that use it. The keyboard shortcut and a ?q= link work as well.
+typing a word lists the chapters that use it, with formulas in the previews as text. The keyboard
+shortcut and a ?q= link work as well.
 What it is not: a test of Material's ranking or of the policy (test_security.py also searches).
 """
 import re
@@ -61,3 +62,12 @@ def test_search_button_on_a_narrow_screen(page, site_url):
     expect(search).to_be_focused()
     search.press_sequentially("backward")
     expect(page.locator(".md-search-result__item").first).to_be_visible()
+
+
+def test_a_result_shows_its_formulas_as_text(page, site_url):
+    """A chapter's preview reads like the page: "∂L/∂w", not the TeX "\\(\\frac{\\partial L}{\\partial w}\\)"."""
+    page.goto(site_url + "?q=finite+differences")
+    previews = page.locator(".md-search-result__item")
+    expect(previews.filter(has_text="∂L/∂w").first).to_be_visible()
+    shown = page.locator("[data-md-component=search-result]").inner_text()
+    assert not re.search(r"\\[()\[\]]|\\frac|\\partial", shown), shown
