@@ -77,12 +77,12 @@ def x_display():
         server.wait(timeout=10)
 
 
-# Scroll the button to the middle of the window; after two frames, answer whether a click at its centre reaches it.
-ON_TOP_AFTER_TWO_FRAMES = """const [button, done] = arguments;
-button.scrollIntoView({block: "center"});
+# Scroll the element to the middle of the window; after two frames, answer whether a click at its centre reaches it.
+ON_TOP_AFTER_TWO_FRAMES = """const [element, done] = arguments;
+element.scrollIntoView({block: "center"});
 requestAnimationFrame(() => requestAnimationFrame(() => {
-  const box = button.getBoundingClientRect();
-  done(document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2)?.closest("button") === button);
+  const box = element.getBoundingClientRect();
+  done(element.contains(document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2)));
 }));"""
 
 
@@ -115,7 +115,7 @@ class WebKitReader:
         try:
             return self.driver.execute_script(
                 "return `Python ${document.documentElement.dataset.pythonState}, boot ${document.documentElement.dataset.pythonBoot}; `"
-                " + [...document.querySelectorAll('[role=status]')].map(s => s.textContent.trim()).filter(Boolean).join(' | ')")
+                " + [...document.querySelectorAll('[role=status], .widget__status')].map(s => s.textContent.trim()).filter(Boolean).join(' | ')")
         except Exception as error:  # the page is navigating, or the browser is gone
             return repr(error)
 
@@ -162,26 +162,30 @@ class WebKitReader:
     def press(self, scope, name, timeout_ms=PYTHON_TIMEOUT_MS):
         button = self.wait("return [...arguments[0].querySelectorAll('button')].find(b => b.textContent.trim() === arguments[1]"
                            " && !b.disabled && b.getAttribute('aria-disabled') !== 'true')", scope, name, timeout_ms=timeout_ms)
-        # WebDriver clicks a point of the screen: the button must still be there after the page's pending
-        # frames (CodeMirror scrolls its cursor into view a frame after a key), or the click lands elsewhere.
+        self.click(button)
+
+    def click(self, element):
+        """Click `element` as a reader would. WebDriver clicks a point of the screen, so the element must
+        still be there after the page's pending frames (CodeMirror scrolls its cursor into view a frame
+        after a key), or the click lands on whatever moved there."""
         deadline = time.monotonic() + UI_TIMEOUT_MS / 1000
-        while not self.driver.execute_async_script(ON_TOP_AFTER_TWO_FRAMES, button):
+        while not self.driver.execute_async_script(ON_TOP_AFTER_TWO_FRAMES, element):
             if time.monotonic() > deadline:
-                raise AssertionError(f"the button {name!r} stayed covered (the page shows: {self.shown()})")
-        button.click()
+                raise AssertionError(f"{element.tag_name} stayed covered (the page shows: {self.shown()})")
+        element.click()
 
     def type_into(self, target, text):
         """Click `target`, select all and type `text` in its place."""
         from selenium.webdriver.common.action_chains import ActionChains
         from selenium.webdriver.common.keys import Keys
-        target.click()
+        self.click(target)
         ActionChains(self.driver).key_down(Keys.CONTROL).send_keys("a").key_up(Keys.CONTROL) \
             .send_keys(Keys.DELETE).send_keys(text).perform()
 
     def set_code(self, block, code):
         from selenium.webdriver.common.by import By
         if not block.find_elements(By.CSS_SELECTOR, ".cm-content"):
-            block.find_element(By.TAG_NAME, "pre").click()
+            self.click(block.find_element(By.TAG_NAME, "pre"))
         self.wait("return arguments[0].querySelector('.cm-content')", block)
         self.type_into(block.find_element(By.CSS_SELECTOR, ".cm-content"), code)
         self.wait("return arguments[0].runnableCode() === arguments[1]", block, code)
@@ -255,8 +259,7 @@ class WebKitReader:
                            f" && document.querySelector('[aria-label=\"{engine['editor']}\"]')")
         # The engine's first line, not the middle of the editor: it is taller than the window.
         first_line = editor.find_element(By.CSS_SELECTOR, ".cm-content .cm-line")
-        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", first_line)
-        first_line.click()
+        self.click(first_line)
         ActionChains(self.driver).key_down(Keys.CONTROL).send_keys(Keys.HOME).key_up(Keys.CONTROL) \
             .send_keys(engine["firstLine"] + Keys.ENTER).perform()
         self.wait("return arguments[0].engineEditor.editor.getCode().startsWith(arguments[1] + '\\n')", editor, engine["firstLine"])
