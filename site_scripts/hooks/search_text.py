@@ -20,15 +20,22 @@ from mkdocs.plugins import event_priority
 from pylatexenc import latexwalker, macrospec
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
+from formulas import DELIMITERS  # arithmatex's wrappers; MkDocs puts the hooks' folder on sys.path while it loads a hook
+
 INDEX = Path("search") / "search_index.json"   # in the built site, as Material's search plugin writes it
-FORMULA = re.compile(r"\\\((?P<inline>.*?)\\\)|\\\[(?P<display>.*?)\\\]", re.DOTALL)  # arithmatex's wrappers
+FORMULA = re.compile("|".join(f"{re.escape(opening)}(.*?){re.escape(closing)}" for opening, closing in DELIMITERS.values()),
+                     re.DOTALL)  # one group per kind of wrapper: the formula's TeX
 FRACTIONS = ("frac", "dfrac", "tfrac")   # pylatexenc knows only \frac, and writes it without parentheses
 ONE_TERM = re.compile(r"[\w.∂∇]+")        # a numerator or denominator written without parentheses
 
 
+def one_line(text):
+    return " ".join(text.split())
+
+
 def fraction(node, l2tobj):  # pylatexenc passes its writer by this name
     """top/bottom, each in parentheses unless it is one term: (L(w + h) - L(w - h))/2h."""
-    parts = [" ".join(l2tobj.nodelist_to_text([argument]).split()) for argument in node.nodeargd.argnlist]
+    parts = [one_line(l2tobj.nodelist_to_text([argument])) for argument in node.nodeargd.argnlist]
     return "/".join(part if ONE_TERM.fullmatch(part) else f"({part})" for part in parts)
 
 
@@ -46,12 +53,12 @@ def converter():
 def formula_text(tex, parsing, writer):
     """The formula `tex` (as the index holds it, HTML-escaped) as plain text, HTML-escaped again."""
     nodes = latexwalker.LatexWalker(html.unescape(tex), latex_context=parsing, tolerant_parsing=False).get_latex_nodes()[0]
-    return html.escape(" ".join(writer.nodelist_to_text(nodes).split()), quote=False)
+    return html.escape(one_line(writer.nodelist_to_text(nodes)), quote=False)
 
 
 def readable(text, location, parsing, writer):
     def replace(match):
-        tex = match.group("inline") if match.group("inline") is not None else match.group("display")
+        tex = match.group(match.lastindex)
         try:
             return formula_text(tex, parsing, writer)
         except latexwalker.LatexWalkerError as problem:

@@ -404,7 +404,7 @@ def test_new_build_replaces_the_old_cache(page, built_site, tmp_path):
         # 3 of about 10 whole runs it did not (the new worker controlled it, the old document stayed), so
         # this test reloads it as the reader would and leaves that open (see the closing note of issue 20).
         deadline = time.monotonic() + PYTHON_TIMEOUT_MS / 1000
-        while not [name for name in names_or_none(page) if name.endswith(new_version)] or len(names_or_none(page)) != 1:
+        while not ((names := names_or_none(page)) and len(names) == 1 and names[0].endswith(new_version)):
             if time.monotonic() > deadline:
                 pytest.fail(f"the new build did not take over: {worker_state(page)}; requests by the worker: "
                             f"{downloads}; console: {console}")

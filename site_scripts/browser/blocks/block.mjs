@@ -2,8 +2,8 @@
 // What it is: a Block gives a <div class="runnable"> (written by the runnable_fence hook) a group role
 // named "Python: <title>" (or "Python block N"), the buttons Run, Reset, Stop and Restart Python, a
 // status line and an output log; Ctrl+Enter or Shift+Enter runs it. The CodeMirror editor is imported
-// only when the reader clicks or focuses the code, once a run of it ended, or back at a block edited
-// before. Edits are saved in the browser (storage/saved-edits.mjs) and restored on the next visit,
+// only when the reader clicks or focuses the code, once a run of the block has ended, or when the reader
+// comes back to a block they edited before. Edits are saved in the browser (storage/saved-edits.mjs) and restored on the next visit,
 // with a notice when the lesson's own code changed since. A run's "graph" output items (from
 // show(value)) become figures under the output log, in order (shown_graph.mjs, loaded on first use);
 // running the block again clears them. The lesson's output, which the build writes into the block
