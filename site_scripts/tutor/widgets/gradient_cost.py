@@ -2,10 +2,11 @@
 
 What it is: for n parameters the engine builds a network of one neuron (the engine's Neuron with
 n − 1 weights and a bias, tanh) and the squared error of its answer on one example. Walking the
-graph's edges from the loss counts what one forward and one backward pass cost: every computed
-value is one operation of the forward pass, every edge is one multiply-and-add of the backward pass.
+graph from the loss (the engine's own topological order) counts what one forward and one backward
+pass cost: every computed value is one operation of the forward pass, every edge is one
+multiply-and-add of the backward pass.
 Central differences need two evaluations of the loss per parameter, each the whole forward pass
-again: 2n × (forward operations). Only data, grad, edges and backward() of the engine are used.
+again: 2n × (forward operations). Only edges and topological_order() of the engine are used.
 What it is not: the view (gradient_cost.mjs plots both costs against n on logarithmic axes).
 """
 import random
@@ -28,30 +29,22 @@ def loss_for(n):
     return (neuron(inputs) - 0.5) ** 2, neuron.parameters()
 
 
-def graph_counts(root):
-    """(values, computed values, edges) reachable from `root`, by walking the edges with a stack."""
-    seen, stack, edges = {id(root)}, [root], 0
-    computed = 0
-    while stack:
-        node = stack.pop()
-        if node.edges:
-            computed += 1
-        for parent, _ in node.edges:
-            edges += 1
-            if id(parent) not in seen:
-                seen.add(id(parent))
-                stack.append(parent)
-    return len(seen), computed, edges
+def graph_counts(order):
+    """(values, computed values, edges) of a graph given as its values in the engine's topological order."""
+    return len(order), sum(1 for node in order if node.edges), sum(len(node.edges) for node in order)
 
 
 def costs(n):
     """{"forward", "backward", "reverse", "finite"}: operations for n parameters (see the module text)."""
     with cycle_collector_paused():
         loss, _ = loss_for(n)
-        _, forward, edges = graph_counts(loss)
-        # The backward pass whose work the edges count. It is needed here too: a graph 2,000 values
-        # deep that never went through backward() overflows the browser's stack when it is freed.
-        loss.backward()
+        order = loss.topological_order()
+        # The loss goes first, so the list frees the graph: from its end, newest value first, each value
+        # dying while the list still holds its parents. Freed from the loss instead, a graph 2,000 values
+        # deep nests one call per level and overflows the browser's stack (the engine's freeing comment).
+        del loss
+        _, forward, edges = graph_counts(order)
+        del order
     return {"forward": forward, "backward": edges, "reverse": forward + edges, "finite": 2 * n * forward}
 
 
