@@ -2,6 +2,7 @@
 
 What it is: Chromium tests with service workers allowed:
   - before any Python ran, the footer says the lesson is not saved for offline use yet;
+  - the copy waits while Python runs, and starts once Python has been left alone a moment;
   - once a block ran, it counts the copy up ("Saving the lesson for offline use… N%") and then says
     "Saved for offline use", and a later page load says so at once;
   - offline, a show() graph whose module is not saved yet says so in plain words (no failed fetch);
@@ -67,6 +68,19 @@ def test_the_footer_counts_the_offline_copy_up_and_says_when_it_is_saved(page, s
     page.reload()  # a later visit: said at once, with no Python started
     expect(status_line(page)).to_have_text(SAVED)
     assert page_errors == []
+
+
+def test_the_copy_waits_while_python_runs_and_starts_once_it_is_left_alone(page, site_url):
+    """The copy competes with what the reader does next: it starts only once Python has been idle a moment."""
+    page.add_init_script(RECORD_STATUS)
+    open_lesson(page, site_url, "checking/")
+    first = block(page, 1)
+    set_code(first, "import time\nfor second in range(2):\n    time.sleep(2)\nprint('slept')")
+    assert run_block(first) == "slept\n"  # Python ran for 4 s from its start (longer than the quiet moment)
+    assert statuses_seen(page) == [f"{NOT_SAVED}: it is saved once a block or a figure has run."]
+    assert run_block(first) == "slept\n"  # the same again right after: still no copy while Python is busy
+    assert not [text for text in statuses_seen(page) if SAVING.match(text) or text == SAVED]
+    expect(status_line(page)).to_have_text(SAVED, timeout=PYTHON_TIMEOUT_MS)  # then, left alone, it is saved
 
 
 def test_offline_a_graph_module_not_saved_yet_gets_a_plain_message(page, site_url, page_errors):

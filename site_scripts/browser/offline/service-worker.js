@@ -128,12 +128,14 @@ async function readerKeepsOfflineCopy() {
   return false;
 }
 
+const NULL_BODY_STATUSES = new Set([204, 205, 304]);  // a Response with one of these refuses a body, even an empty one
+
 function withIsolationHeaders(response, request, { status, statusText } = response) {
   if (response.status === 0) return response;  // opaque responses and redirects cannot be rebuilt
   const headers = new Headers(response.headers);
   for (const [name, value] of Object.entries(ISOLATION_HEADERS)) headers.set(name, value);
   if (request.destination === "worker") headers.set("Content-Security-Policy", WORKER_POLICY);
-  return new Response(response.body, { status, statusText, headers });
+  return new Response(NULL_BODY_STATUSES.has(status) ? null : response.body, { status, statusText, headers });
 }
 
 async function respond(request) {
@@ -142,7 +144,13 @@ async function respond(request) {
   const cached = path in BUILD.files ? await cache.match(cacheKey(path)) : undefined;
   if (cached) return withIsolationHeaders(cached, request);
   try {
-    return withIsolationHeaders(await fetch(request), request);
+    let response = await fetch(request);
+    // In WebKit a page's request for the Python worker's script, made again on the next page, can come
+    // here as a revalidation: fetch(request) then answers the server's bare 304, and a worker given a 304
+    // fails to load ("the Python worker failed to load"). Asked by URL alone, the browser's HTTP cache
+    // revalidates itself and answers with the body it keeps.
+    if (response.status === 304) response = await fetch(request.url, { cache: "no-cache" });
+    return withIsolationHeaders(response, request);
   } catch (error) {
     const notFound = request.mode === "navigate" && "404.html" in BUILD.files && (await cache.match(cacheKey("404.html")));
     if (notFound) return withIsolationHeaders(notFound, request, { status: 404, statusText: "Not Found" });
