@@ -11,7 +11,8 @@
    of the older copy (matched by content hash) and, if that copy was complete, downloads the changed
    ones before it takes over. It also re-serves every response with
    COOP/COEP/CORP headers so that SharedArrayBuffer (needed to interrupt Python) works on hosts such as
-   GitHub Pages that cannot send those headers. Every URL is derived from the registration scope, so the
+   GitHub Pages that cannot send those headers, and names its build in each page's Server-Timing header
+   (a page whose document an older build answered then knows to reload). Every URL is derived from the registration scope, so the
    site works under a sub-path such as /some-repo/.
    What it is not: a general caching library; it caches nothing outside the build's list and never
    touches requests to other origins. */
@@ -26,6 +27,7 @@ const COPY_COMPLETE = `${SCOPE.href}?offline-copy=complete`;  // in a cache hold
 // (site_scripts/hooks/security.py). Pyodide needs 'wasm-unsafe-eval' to compile its WebAssembly; nothing
 // needs eval, so Python's `js.eval` is refused too.
 const WORKER_POLICY = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'";
+const BUILD_TIMING = "lesson-build";  // the Server-Timing entry that names the build of a page's document
 const ISOLATION_HEADERS = {
   "Cross-Origin-Opener-Policy": "same-origin",
   "Cross-Origin-Embedder-Policy": "require-corp",
@@ -135,6 +137,8 @@ function withIsolationHeaders(response, request, { status, statusText } = respon
   const headers = new Headers(response.headers);
   for (const [name, value] of Object.entries(ISOLATION_HEADERS)) headers.set(name, value);
   if (request.destination === "worker") headers.set("Content-Security-Policy", WORKER_POLICY);
+  // A page learns from its navigation timing which build's worker answered it (register.mjs).
+  if (request.mode === "navigate") headers.set("Server-Timing", `${BUILD_TIMING};desc="${BUILD.version}"`);
   return new Response(NULL_BODY_STATUSES.has(status) ? null : response.body, { status, statusText, headers });
 }
 
@@ -167,10 +171,11 @@ self.addEventListener("install", (event) => {
 });
 
 // A page whose Python has booted asks for the whole lesson, Pyodide included, to be kept for offline use;
-// any page may ask where that copy stands.
+// any page may ask where that copy stands, and which build this worker serves.
 self.addEventListener("message", (event) => {
   if (event.data?.type === "precache") event.waitUntil(copyLesson());
   else if (event.data?.type === "offline-status") event.waitUntil(offlineStatus().then((status) => event.source?.postMessage(status)));
+  else if (event.data?.type === "build") event.source?.postMessage({ type: "build", version: BUILD.version });
 });
 
 self.addEventListener("activate", (event) => {
