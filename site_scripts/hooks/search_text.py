@@ -27,6 +27,9 @@ FORMULA = re.compile("|".join(f"{re.escape(opening)}(.*?){re.escape(closing)}" f
                      re.DOTALL)  # one group per kind of wrapper: the formula's TeX
 FRACTIONS = ("frac", "dfrac", "tfrac")   # pylatexenc knows only \frac, and writes it without parentheses
 ONE_TERM = re.compile(r"[\w.∂∇]+")        # a numerator or denominator written without parentheses
+# pylatexenc keeps the TeX's spacing around the symbols it writes ("x \\cdot x" gives "x ·x", "a \\to b"
+# gives "a →b"): relations, arrows and products get one space on each side, as on the page.
+SPACED = re.compile(r"\s*([=≈≠≤≥<>→←↦·×])\s*")
 
 
 def one_line(text):
@@ -53,7 +56,7 @@ def converter():
 def formula_text(tex, parsing, writer):
     """The formula `tex` (as the index holds it, HTML-escaped) as plain text, HTML-escaped again."""
     nodes = latexwalker.LatexWalker(html.unescape(tex), latex_context=parsing, tolerant_parsing=False).get_latex_nodes()[0]
-    return html.escape(one_line(writer.nodelist_to_text(nodes)), quote=False)
+    return html.escape(SPACED.sub(r" \1 ", one_line(writer.nodelist_to_text(nodes))).strip(), quote=False)
 
 
 def readable(text, location, parsing, writer):

@@ -51,6 +51,9 @@ def test_the_chapters_formulas_read_as_text_in_the_index(index):
     (r"\tfrac{1}{4}", "1/4"),                                           # not "14"
     (r" L = (\hat y - y)^2. ", "L = (ŷ - y)^2."),
     ("a &lt; b", "a &lt; b"),                                           # the index holds HTML: unescaped, converted, escaped again
+    (r"y = x \cdot x", "y = x · x"),                                    # pylatexenc alone: "x ·x"
+    (r"\hat y \to e \to L", "ŷ → e → L"),                              # pylatexenc alone: "ŷ →e →L"
+    (r"a\approx b", "a ≈ b"),
 ])
 def test_a_formula_becomes_this_text(tex, text):
     assert convert(tex) == text
