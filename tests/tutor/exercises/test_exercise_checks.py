@@ -11,6 +11,7 @@ What it is not: a browser test (tests/site/test_exercises.py presses the buttons
 """
 import contextlib
 import importlib
+import inspect
 import io
 import json
 import re
@@ -20,6 +21,7 @@ import pytest
 from pymdownx.superfences import SuperFencesException
 
 from site_scripts.hooks import lesson_numbers, runnable_fence
+from tinygrad import train_line
 from tutor import session
 
 REPO = Path(__file__).resolve().parents[3]
@@ -132,3 +134,34 @@ def test_fit_new_line_wants_the_loss_of_the_weights_it_prints():
     results = module("fit_new_line").check(namespace_after("fit_new_line", solution.replace(final_loss, "")))
     assert [result["passed"] for result in results] == [True, True, False]
     assert "it was built before the last update" in results[2]["message"]
+
+
+@pytest.mark.parametrize("rate, says", [
+    ("0.01", "Is the learning rate too small?"),      # slope 2.934 after 500 steps, from below
+    ("0.24", "is the learning rate too large?"),      # from 0.24 on the steps overshoot more each time
+    (None, "the loop never changed it"),               # no update at all
+])
+def test_fit_new_line_says_which_way_a_rate_misses(rate, says):
+    fit = module("fit_new_line")
+    update = f"gradient_step((slope, intercept), {fit.RATE})"
+    assert fit.SOLUTION.count(update) == 1 and update in fit.HINTS[-1]
+    assert fit.RATE == inspect.signature(train_line).parameters["learning_rate"].default
+    code = fit.SOLUTION.replace(update, f"gradient_step((slope, intercept), {rate})" if rate else "pass")
+    results = fit.check(namespace_after("fit_new_line", code))
+    assert not results[0]["passed"] and says in results[0]["message"], results[0]["message"]
+
+
+@pytest.mark.parametrize("check, target", [("fitted_slope", 3.0), ("fitted_intercept", -2.0)])
+def test_fit_new_line_wants_each_parameter_within_a_tenth_of_a_percent(check, target):
+    """As the chapter says: slope and intercept end within 0.1 % of 3 and -2."""
+    fit = module("fit_new_line")
+    name = check.removeprefix("fitted_")
+    for off, passes in [(0.0009, True), (0.0011, False)]:
+        namespace = {"slope": fit.engine().Value(3.0), "intercept": fit.engine().Value(-2.0)}
+        namespace[name] = fit.engine().Value(target * (1 - off))
+        if passes:
+            getattr(fit, check)(namespace)
+        else:
+            with pytest.raises(fit.NotYet, match=r"within 0\.1 %"):
+                getattr(fit, check)(namespace)
+    assert r"within $0.1\,\%$ of $3$ and $-2$" in (DOCS / "training.md").read_text(encoding="utf-8")
