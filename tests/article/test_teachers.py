@@ -175,3 +175,22 @@ def test_every_mention_of_a_lecture_links_it():
         for paragraph in page.read_text(encoding="utf-8").split("\n\n"):
             if re.search(r"\blecture\b", paragraph, flags=re.I):
                 assert LECTURE in paragraph, f"{page.name}: a paragraph says 'lecture' without linking it"
+
+
+def test_the_lesson_plans_fit_the_times_they_state():
+    """One lesson of an hour (its steps say how many minutes each); two lessons of about two hours each,
+    by the page's own estimates of the chapters they cover."""
+    text = squashed(TEACHERS.read_text(encoding="utf-8"))
+    assert "The first plan fits one hour." in text and "about two hours of the estimates" in text
+    one_lesson = text[text.index("**One lesson"):text.index("**Two lessons")]
+    words = {"Five": 5, "Ten": 10, "Fifteen": 15, "Twenty": 20}
+    assert sum(words[word] for word in re.findall(r"\b(Five|Ten|Fifteen|Twenty) minutes:", one_lesson)) == 60
+
+    def chapter_minutes(page, up_to=None):
+        markdown = (DOCS / page).read_text(encoding="utf-8")
+        return teachers_page.minutes(markdown[:markdown.index(up_to)] if up_to else markdown)
+
+    first = sum(chapter_minutes(page) for page in ("derivatives.md", "loss-and-gradient.md", "backpropagation.md"))
+    second = (chapter_minutes("engine.md") + chapter_minutes("checking.md")
+              + chapter_minutes("training.md", up_to="## The same engine, now a neural network"))
+    assert 90 <= first <= 130 and 90 <= second <= 130, (first, second)
