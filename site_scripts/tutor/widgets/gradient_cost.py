@@ -2,11 +2,11 @@
 
 What it is: for n parameters the engine builds a network of one neuron (the engine's Neuron with
 n − 1 weights and a bias, tanh) and the squared error of its answer on one example. Walking the
-graph from the loss (the engine's own topological order) counts what one forward and one backward
-pass cost: every computed value is one operation of the forward pass, every edge is one
-multiply-and-add of the backward pass.
+graph from the loss (in the engine's own order, see graph_order) counts what one forward and one
+backward pass cost: every computed value is one operation of the forward pass, every edge is
+one multiply-and-add of the backward pass.
 Central differences need two evaluations of the loss per parameter, each the whole forward pass
-again: 2n × (forward operations). Only edges and topological_order() of the engine are used.
+again: 2n × (forward operations). Besides the engine's Neuron, only the values' `edges` are read.
 What it is not: the view (gradient_cost.mjs plots both costs against n on logarithmic axes).
 """
 import random
@@ -14,6 +14,7 @@ import random
 from tinygrad import Neuron
 
 from .display import checked_number, cycle_collector_paused, number_text
+from .graph_trace import values_in_order
 
 TITLE = "The cost of a gradient"
 PARAMETERS_RANGE = {"min": 1, "max": 1000, "step": 1}
@@ -29,8 +30,17 @@ def loss_for(n):
     return (neuron(inputs) - 0.5) ** 2, neuron.parameters()
 
 
+def graph_order(root):
+    """`root` and the values it was computed from, each after its parents: the engine's own
+    topological_order() where it has one (the lesson's engine; in Pyodide more than twice as fast as the
+    site's walk, which keeps the slider within its 16 ms), else graph_trace.values_in_order (an edited
+    engine may leave the method out: the site does not require it)."""
+    own = getattr(root, "topological_order", None)
+    return own() if callable(own) else values_in_order(root)
+
+
 def graph_counts(order):
-    """(values, computed values, edges) of a graph given as its values in the engine's topological order."""
+    """(values, computed values, edges) of a graph given as its values in order (graph_order)."""
     return len(order), sum(1 for node in order if node.edges), sum(len(node.edges) for node in order)
 
 
@@ -38,7 +48,7 @@ def costs(n):
     """{"forward", "backward", "reverse", "finite"}: operations for n parameters (see the module text)."""
     with cycle_collector_paused():
         loss, _ = loss_for(n)
-        order = loss.topological_order()
+        order = graph_order(loss)
         # The loss goes first, so the list frees the graph: from its end, newest value first, each value
         # dying while the list still holds its parents. Freed from the loss instead, a graph 2,000 values
         # deep nests one call per level and overflows the browser's stack (the engine's freeing comment).
