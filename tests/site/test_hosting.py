@@ -171,14 +171,6 @@ WORKER_STATE = """async () => {
 }"""
 
 
-def names_or_none(page):
-    """The page's cache names, or [] while it reloads."""
-    try:
-        return cache_names(page)
-    except PlaywrightError:
-        return []
-
-
 def shows_revision(page):
     """True once the page shows the revised chapter of test_new_build_replaces_the_old_cache."""
     with contextlib.suppress(PlaywrightError):  # between documents while it reloads
