@@ -3,7 +3,7 @@
 // What it is: it boots the very Pyodide the site ships (assets/vendor/pyodide/) with `_makeSnapshot`,
 // installs the site's own wheels (assets/wheels/, with the browser worker's wheels.mjs), imports
 // what pages need at once (the engine `tinygrad`, `tutor.session` and every figure model
-// `tutor.widgets.*`), zeroes memory nobody uses (free malloc blocks, the dead part of the stack) so
+// `tutor.widgets.*`), runs one block as a page would (tutor.session.warm_up), zeroes memory nobody uses (free malloc blocks, the dead part of the stack) so
 // it compresses away, and writes assets/snapshot/python-snapshot.bin in the format of site_scripts/browser/runtime/snapshot.mjs.
 // It then decodes the file with that module's browser code and checks it gives back the same bytes.
 // Prints one JSON line of sizes and times. Exits non-zero, saying why, on any failure.
@@ -22,17 +22,20 @@ import { installWheel, readWheel } from "../browser/runtime/wheels.mjs";
 
 const LARGEST_FILL_BLOCK = 64 << 20;
 const STACK_IN_USE_MARGIN = 1024; // bytes just below the stack pointer left alone (JS frames calling in)
-// Imports what the pages need and names the lesson modules now in memory; leaves no names behind in
-// __main__ (the blocks run in namespaces of their own anyway).
+// Imports what the pages need, runs one small block the way a page does (tutor.session.warm_up: a
+// reader's first run then finds that work done) and names the lesson modules now in memory; leaves no
+// names behind in __main__ (the blocks run in namespaces of their own anyway).
 const IMPORT_LESSON = `
 def _import_lesson():
-    import gc, importlib, pkgutil, sys
+    import gc, importlib, json, pkgutil, sys
     for name in ("tinygrad", "tutor.session", "tutor.widgets"):
         importlib.import_module(name)
     for module in pkgutil.iter_modules(sys.modules["tutor.widgets"].__path__, "tutor.widgets."):
         importlib.import_module(module.name)
+    printed = sys.modules["tutor.session"].warm_up()
     gc.collect()
-    return " ".join(sorted(name for name in sys.modules if name == "tinygrad" or name.startswith("tutor")))
+    modules = sorted(name for name in sys.modules if name == "tinygrad" or name.startswith("tutor"))
+    return json.dumps({"modules": modules, "warmUp": printed})
 _import_lesson()
 `;
 
@@ -49,7 +52,7 @@ async function main(siteFolder) {
   const pyodide = await loadPyodide({ indexURL: pyodideFolder, _makeSnapshot: true });
   const booted = performance.now();
   for (const wheel of wheels) installWheel(pyodide, await readWheel(wheel, (data) => inflateRawSync(data)));
-  const modules = pyodide.runPython(IMPORT_LESSON).split(" ");
+  const { modules, warmUp } = JSON.parse(pyodide.runPython(IMPORT_LESSON));
   pyodide.runPython("del _import_lesson");
   zeroFreeMemory(pyodide._module);
   zeroDeadStack(pyodide._module);
@@ -62,6 +65,7 @@ async function main(siteFolder) {
     wheels: await wheelsDigest(wheels),
     engine: createHash("sha256").update(engine).digest("hex"),
     modules,
+    warmUp, // what the warm-up block printed (tests compare it with CPython's)
     rawLength: raw.length,
     heapOffset: new DataView(raw.buffer, raw.byteOffset).getUint32(4, true), // Pyodide's own header size
   };

@@ -305,6 +305,44 @@ async def run(page, code, emit, filename="<python block>", fresh=False):
         waiting_run = None
 
 
+# What warm_up() runs: a block like the lesson's first ones (the engine, one backward pass, a print).
+WARM_UP_BLOCK = """from tinygrad import Value
+a = Value(3.0)
+q = a * a + a
+q.backward()
+print("q =", q.data, "dq/da =", a.grad)
+"""
+WARM_UP_PAGE, WARM_UP_FILENAME = "<warm-up>", "<warm-up block>"
+
+
+def warm_up():
+    """Run WARM_UP_BLOCK once, as a page runs a block, forget it, and answer what it printed.
+
+    The build calls this just before it takes Python's memory snapshot (site_scripts/hooks/
+    make_snapshot.mjs), so the snapshot holds the work a first run does only once (the bytecode of
+    this module and of the engine specialized as it runs, caches filled on first use): a reader's
+    first block then runs sooner. It leaves no namespace, no source line for tracebacks and no state
+    of a run behind; what it printed is only answered (the maker writes it into the snapshot's header).
+    """
+    global waiting_run, stop_cancelled, changed_engine
+    printed = []
+    coroutine = run(WARM_UP_PAGE, WARM_UP_BLOCK, lambda stream, text: printed.append(text), filename=WARM_UP_FILENAME)
+    try:
+        coroutine.send(None)
+    except StopIteration as finished:
+        report = finished.value
+    else:  # it waited for something: nothing of the block may do that
+        coroutine.close()
+        report = "the block waited in an await"
+    finally:
+        namespaces.pop(WARM_UP_PAGE, None)
+        linecache.cache.pop(WARM_UP_FILENAME, None)
+        waiting_run, stop_cancelled, changed_engine = None, False, False
+    if report:
+        raise RuntimeError(f"warm_up: the warm-up block failed: {report}")
+    return "".join(printed)
+
+
 def current_task():
     try:
         return asyncio.current_task()

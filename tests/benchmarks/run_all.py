@@ -9,8 +9,8 @@ What it is: every speed target of issue #8 measured side by side in one run on t
     memory snapshot) is what issue #8's and issue #10's targets judge; the site with the server
     answering 404 for the snapshot (Python starts the plain way, the fallback) is reported beside
     it; plus the bytes each way's cold visit transferred, and where the lesson page's extra time goes:
-    how long after navigation the page creates Python's worker, and how long the worker then takes to
-    the first result, each beside the runtime alone;
+    how long after navigation the page creates Python's worker, how long the worker then takes until
+    Python is ready, and the first run from there, each beside the runtime alone;
   - in one reader session: chapter switches through Material's instant navigation (link click to
     the next chapter's first block result; one interpreter, a namespace per chapter), a figure's
     slider -> Python -> SVG update round trip, and "Run 100 steps" of the line fit;
@@ -75,8 +75,10 @@ TARGETS = {  # row key -> [(target text, test on the row), ...]; no test: the ro
     "cold plain": [("report", None)],
     "cold worker start": [("report", None)],
     "cold worker boot": [("report", None)],
+    "cold first run": [("report", None)],
     "warm worker start": [("report", None)],
     "warm worker boot": [("report", None)],
+    "warm first run": [("report", None)],
     "cold runtime": [("report", None)],
     "warm runtime": [("report", None)],
     "warm plain": [("report", None)],
@@ -94,19 +96,25 @@ TARGETS = {  # row key -> [(target text, test on the row), ...]; no test: the ro
     "pyodide": [("report", None)],
 }
 
-# Installed before any page script: the time of the first finished block run (data-runs 0 -> 1), and
-# the time the page created Python's worker (runtime.mjs's start() sets <html data-python-session>).
+# Installed before any page script: the time of the first finished block run (data-runs 0 -> 1), the
+# time the page created Python's worker (runtime.mjs's start() sets <html data-python-session>) and the
+# time Python was first ready (<html data-python-state="ready">).
 FIRST_RESULT_WATCH = """
 new MutationObserver((records) => {
   for (const { target, attributeName } of records) {
     if (attributeName === "data-python-session" && window.benchWorkerStartMs === undefined) {
       window.benchWorkerStartMs = performance.now();
     }
+    if (attributeName === "data-python-state" && target.dataset.pythonState === "ready"
+        && window.benchPythonReadyMs === undefined) {
+      window.benchPythonReadyMs = performance.now();
+    }
     if (attributeName === "data-runs" && target.dataset.runs !== "0" && window.benchFirstResultMs === undefined) {
       window.benchFirstResultMs = performance.now();
     }
   }
-}).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-runs", "data-python-session"] });
+}).observe(document, { subtree: true, attributes: true,
+                       attributeFilter: ["data-runs", "data-python-session", "data-python-state"] });
 """
 
 # In the page: click the nav link to `href`, wait for the new chapter's first block, press its Run
@@ -313,7 +321,7 @@ def measure_visits(bench):
     WebAssembly) is warm. Service workers are off here, so all pages fetch the same way. The bytes
     the server sent during each cold visit of the site, until its first result, are kept too."""
     times = {way: {"cold": [], "warm": []} for way in ("snapshot", "plain", "runtime", "bare")}
-    worker_starts = {way: {"cold": [], "warm": []} for way in ("snapshot", "runtime")}
+    moments = {way: {"cold": [], "warm": []} for way in ("snapshot", "runtime")}  # (worker created, Python ready)
     cold_bytes = {"snapshot": [], "plain": []}
     boots = {"snapshot": set(), "plain": set(), "runtime": set()}
     visits = {"snapshot": bench.first_block_result_ms, "plain": bench.first_block_result_ms,
@@ -329,8 +337,8 @@ def measure_visits(bench):
                 bench.traffic.clear()
                 for kind in ("cold", "warm"):
                     times[way][kind].append(visit(page))
-                    if way in worker_starts:
-                        worker_starts[way][kind].append(page.evaluate("() => window.benchWorkerStartMs"))
+                    if way in moments:
+                        moments[way][kind].append(page.evaluate("() => [window.benchWorkerStartMs, window.benchPythonReadyMs]"))
                     if kind == "cold" and way in cold_bytes:
                         cold_bytes[way].append(sum(size for _, _, size in bench.traffic))
                     if kind == "cold" and way in boots:
@@ -352,17 +360,21 @@ def measure_visits(bench):
             rows.append(row(kind + key_suffix, f"{kind.capitalize()} visit, {label}: navigation -> {result}",
                             value, "ms", bare=bare[kind], ratio=value / bare[kind], note=note,
                             checks=checks if kind == "cold" else None))
-    # Where the lesson page's extra time goes: how late it creates the worker, and how long the worker
-    # then takes to the first result, each against the runtime alone on an empty page.
+    # Where the lesson page's extra time goes: how late it creates the worker, how long the worker then
+    # takes until Python is ready, and how long the first run takes from there (on the empty page: one
+    # line), each against the runtime alone on an empty page.
     for kind in ("cold", "warm"):
-        start = {way: median(worker_starts[way][kind]) for way in worker_starts}
-        boot = {way: median([result - begun for result, begun in zip(times[way][kind], worker_starts[way][kind])])
-                for way in worker_starts}
-        rows.append(row(f"{kind} worker start", f"{kind.capitalize()} visit: navigation -> the page creates Python's worker",
-                        start["snapshot"], "ms", bare=start["runtime"], ratio=start["snapshot"] / start["runtime"],
-                        note="other column: the lesson's runtime alone on an empty page" if kind == "cold" else ""))
-        rows.append(row(f"{kind} worker boot", f"{kind.capitalize()} visit: worker created -> first result",
-                        boot["snapshot"], "ms", bare=boot["runtime"], ratio=boot["snapshot"] / boot["runtime"]))
+        def spans(way, kind=kind):
+            return [(begun, ready - begun, result - ready)
+                    for (begun, ready), result in zip(moments[way][kind], times[way][kind])]
+        for index, (key, name) in enumerate([
+                ("worker start", "navigation -> the page creates Python's worker"),
+                ("worker boot", "worker created -> Python ready"),
+                ("first run", "Python ready -> first result (empty page: one line)")]):
+            site, alone = (median([span[index] for span in spans(way)]) for way in ("snapshot", "runtime"))
+            note = "other column: the lesson's runtime alone on an empty page" if kind == "cold" and index == 0 else ""
+            rows.append(row(f"{kind} {key}", f"{kind.capitalize()} visit: {name}", site, "ms", bare=alone,
+                            ratio=site / alone, note=note))
     snapshot_bytes, plain_bytes = median(cold_bytes["snapshot"]), median(cold_bytes["plain"])
     rows.append(row("snapshot bytes", "Cold visit transfer until the first result: snapshot boot (other: plain boot)",
                     snapshot_bytes, "bytes", bare=plain_bytes, ratio=snapshot_bytes / plain_bytes,
