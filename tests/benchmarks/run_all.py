@@ -121,11 +121,18 @@ new MutationObserver((records) => {
 # button, wait for the result. Times in ms from the link click.
 SWITCH_CHAPTER = """async (href) => {
   const deadline = performance.now() + 60000;
-  const until = (test) => new Promise((resolve, reject) => {
+  const seen = () => {  // what the page shows, for the message of a switch that timed out
+    const block = document.querySelector("div.runnable:not([data-bench-old])");
+    return `at ${location.href}, Python ${document.documentElement.dataset.pythonState}, `
+      + (block ? `new first block: mounted ${block.dataset.mounted}, state ${block.dataset.state}, `
+        + `runs ${block.dataset.runs}, busy ${block.getAttribute("aria-busy")}, `
+        + `Run ${block.querySelector("button.runnable__run")?.disabled ? "disabled" : "enabled"}` : "no new block");
+  };
+  const until = (test, waitingFor) => new Promise((resolve, reject) => {
     const poll = () => {
       const value = test();
       if (value) resolve(value);
-      else if (performance.now() > deadline) reject(new Error("chapter switch timed out"));
+      else if (performance.now() > deadline) reject(new Error(`chapter switch timed out waiting for ${waitingFor}: ${seen()}`));
       else setTimeout(poll, 1);
     };
     poll();
@@ -135,10 +142,10 @@ SWITCH_CHAPTER = """async (href) => {
   const started = performance.now();
   link.click();
   const block = await until(() => location.href === href
-    && document.querySelector("div.runnable[data-mounted='true']:not([data-bench-old])"));
+    && document.querySelector("div.runnable[data-mounted='true']:not([data-bench-old])"), "the new chapter's block");
   const mounted = performance.now() - started;
   block.querySelector("button.runnable__run").click();
-  await until(() => block.dataset.runs !== "0" && block.getAttribute("aria-busy") !== "true");
+  await until(() => block.dataset.runs !== "0" && block.getAttribute("aria-busy") !== "true", "its result");
   return { mounted, result: performance.now() - started, state: block.dataset.state,
            output: block.querySelector("[role=log]").textContent };
 }"""
