@@ -3,8 +3,9 @@
 // What it is: it boots the very Pyodide the site ships (assets/vendor/pyodide/) with `_makeSnapshot`,
 // installs the site's own wheels (assets/wheels/, with the browser worker's wheels.mjs), imports
 // what pages need at once (the engine `tinygrad`, `tutor.session` and every figure model
-// `tutor.widgets.*`), runs one block as a page would (tutor.session.warm_up), zeroes memory nobody uses (free malloc blocks, the dead part of the stack) so
-// it compresses away, and writes assets/snapshot/python-snapshot.bin in the format of site_scripts/browser/runtime/snapshot.mjs.
+// `tutor.widgets.*`), runs one block as a page would (tutor.session.warm_up), zeroes memory nobody
+// uses (free malloc blocks, the dead part of the stack) so it compresses away, and writes
+// assets/snapshot/python-snapshot.bin in the format of site_scripts/browser/runtime/snapshot.mjs.
 // It then decodes the file with that module's browser code and checks it gives back the same bytes.
 // Prints one JSON line of sizes and times. Exits non-zero, saying why, on any failure.
 // What it is not: part of the site (the browser never loads it) nor the decision to use a snapshot

@@ -324,7 +324,6 @@ def warm_up():
     first block then runs sooner. It leaves no namespace, no source line for tracebacks and no state
     of a run behind; what it printed is only answered (the maker writes it into the snapshot's header).
     """
-    global waiting_run, stop_cancelled, changed_engine
     printed = []
     coroutine = run(WARM_UP_PAGE, WARM_UP_BLOCK, lambda stream, text: printed.append(text), filename=WARM_UP_FILENAME)
     try:
@@ -335,9 +334,8 @@ def warm_up():
         coroutine.close()
         report = "the block waited in an await"
     finally:
-        namespaces.pop(WARM_UP_PAGE, None)
+        namespaces.pop(WARM_UP_PAGE, None)  # run() itself leaves no other state behind
         linecache.cache.pop(WARM_UP_FILENAME, None)
-        waiting_run, stop_cancelled, changed_engine = None, False, False
     if report:
         raise RuntimeError(f"warm_up: the warm-up block failed: {report}")
     return "".join(printed)
