@@ -334,7 +334,7 @@ def warm_up():
         coroutine.close()
         report = "the block waited in an await"
     finally:
-        namespaces.pop(WARM_UP_PAGE, None)  # run() itself leaves no other state behind
+        namespaces.pop(WARM_UP_PAGE, None)  # run() resets its own state of a run (waiting_run and so on)
         linecache.cache.pop(WARM_UP_FILENAME, None)
     if report:
         raise RuntimeError(f"warm_up: the warm-up block failed: {report}")
