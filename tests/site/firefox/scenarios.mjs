@@ -247,8 +247,10 @@ async function everyPage(page, base) {
 // ---- Running them ---------------------------------------------------------------------------------
 
 const result = { scenarios: {}, problems: {}, statusTexts: [] };  // statusTexts: every text the offline status line showed
+// timeout: Firefox's first start with a new profile once took more than puppeteer's default 30 s on the
+// loaded 2-core CI machine ("Timed out ... waiting for the WS endpoint URL"): wait as long as for Python.
 const browser = await puppeteer.launch({
-  browser: "firefox", executablePath: config.firefox, headless: true,
+  browser: "firefox", executablePath: config.firefox, headless: true, timeout: PYTHON_TIMEOUT_MS,
   extraPrefsFirefox: { "network.dns.disableIPv6": true, "browser.safebrowsing.malware.enabled": false },
 });
 try {
