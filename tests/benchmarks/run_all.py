@@ -371,14 +371,13 @@ def measure_visits(bench):
     # takes until Python is ready, and how long the first run takes from there (on the empty page: one
     # line), each against the runtime alone on an empty page.
     for kind in ("cold", "warm"):
-        def spans(way, kind=kind):
-            return [(begun, ready - begun, result - ready)
-                    for (begun, ready), result in zip(moments[way][kind], times[way][kind])]
+        spans = {way: [(begun, ready - begun, result - ready)
+                       for (begun, ready), result in zip(moments[way][kind], times[way][kind])] for way in moments}
         for index, (key, name) in enumerate([
                 ("worker start", "navigation -> the page creates Python's worker"),
                 ("worker boot", "worker created -> Python ready"),
                 ("first run", "Python ready -> first result (empty page: one line)")]):
-            site, alone = (median([span[index] for span in spans(way)]) for way in ("snapshot", "runtime"))
+            site, alone = (median([span[index] for span in spans[way]]) for way in ("snapshot", "runtime"))
             note = "other column: the lesson's runtime alone on an empty page" if kind == "cold" and index == 0 else ""
             rows.append(row(f"{kind} {key}", f"{kind.capitalize()} visit: {name}", site, "ms", bare=alone,
                             ratio=site / alone, note=note))
