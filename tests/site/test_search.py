@@ -1,10 +1,11 @@
-"""test_search.py: Material's search works, and its index is built only once the reader opens search.
+"""test_search.py: Material's search works, and its index is downloaded and built only once the reader
+opens search.
 
 What it is: Chromium tests of site_scripts/browser/search/ (the stand-in search worker and the page
-module that tells it search was opened). While a reader only reads and runs a block, Material's
-search worker script (Lunr) is never fetched; opening search by its visible box loads it, and
-typing a word lists the chapters that use it, with formulas in the previews as text. The keyboard
-shortcut and a ?q= link work as well.
+script that holds the index's download and tells the worker search was opened). While a reader only
+reads and runs a block, neither the search index nor Material's search worker script (Lunr) is
+fetched; opening search by its visible box loads both, and typing a word lists the chapters that
+use it, with formulas in the previews as text. The keyboard shortcut and a ?q= link work as well.
 What it is not: a test of Material's ranking or of the policy (test_security.py also searches).
 """
 import re
@@ -20,6 +21,10 @@ def search_worker_requests(requests_made):
     return [url for url in requests_made if MATERIAL_SEARCH_WORKER.search(url)]
 
 
+def index_requests(requests_made):
+    return [url for url in requests_made if url.endswith("/search/search_index.json")]
+
+
 def results(page):
     return page.locator("[data-md-component=search-result]")
 
@@ -29,6 +34,7 @@ def test_search_index_waits_for_the_reader_and_search_finds_backward(page, site_
     assert "Traceback" not in run_block(block(page, 1))
     page.wait_for_load_state("networkidle")
     assert search_worker_requests(requests_made) == [], "Material's search worker loaded before search was used"
+    assert index_requests(requests_made) == [], "the search index was downloaded before search was used"
     expect(results(page)).to_contain_text("Initializing search")
     search = page.get_by_role("textbox", name="Search")
     search.click()
@@ -37,12 +43,13 @@ def test_search_index_waits_for_the_reader_and_search_finds_backward(page, site_
     expect(found.first).to_be_visible()
     assert re.search(r"\d+ matching document", results(page).inner_text())
     assert len(search_worker_requests(requests_made)) == 1
+    assert len(index_requests(requests_made)) == 1
 
 
 def test_keyboard_shortcut_opens_a_working_search(page, site_url, requests_made):
     page.goto(site_url + "engine/")
     page.wait_for_load_state("networkidle")
-    assert search_worker_requests(requests_made) == []
+    assert search_worker_requests(requests_made) == [] == index_requests(requests_made)
     page.keyboard.press("/")
     page.keyboard.type("gradient")
     expect(page.locator(".md-search-result__item").first).to_be_visible()

@@ -1,9 +1,10 @@
 /* search-worker.js: stands in for Material's search worker until the reader opens search.
    What it is: the classic worker Material starts on every page load (overrides/main.html points
    Material's `search` setting here, with Material's own worker file named after the #). Material
-   sends it the search index at once; this worker only keeps that message. When the reader first
-   opens or focuses search (search-open.mjs says "open" on the BroadcastChannel CHANNEL, or answers
-   this worker's "hello" if search is already open), it loads Material's worker into itself
+   sends it the search index once it has it (search-open.js holds the index's download until search
+   is opened); this worker only keeps that message. When the reader first opens or focuses search
+   (search-open.js says "open" on the BroadcastChannel CHANNEL, or answers this worker's "hello" if
+   search is already open), it loads Material's worker into itself
    (importScripts) and hands it the kept messages, so Lunr builds its index then, not while the
    page boots Python. From then on Material's worker answers every message as usual: it sends the
    "ready" that lets the search box take queries ("Initializing search" until then).
