@@ -8,6 +8,7 @@ prints in CPython for the same code, and edited blocks compute values the test d
 What it is not: a check of the article's prose or numbers (tests/article) nor of speed.
 """
 import re
+import time
 
 import pytest
 
@@ -223,6 +224,54 @@ def test_blocks_survive_instant_navigation_without_a_new_page_load(page, site_ur
         assert block(page, number).get_by_role("button", name="Run", exact=True).count() == 1
 
 
+WORKERS_CREATED = "() => performance.getEntriesByName('lesson-python-worker').length"  # start-early.js's mark
+
+
+def wait_for_wasm_request(page, requests_made):
+    """Wait (serving the page's routes meanwhile) until Pyodide's wasm has been asked for."""
+    deadline = time.monotonic() + PYTHON_TIMEOUT_MS / 1000
+    while not any(url.endswith("/pyodide.asm.wasm") for url in requests_made):
+        assert time.monotonic() < deadline, "Pyodide's wasm was never asked for"
+        page.wait_for_timeout(50)
+
+
+def test_start_early_creates_the_worker_before_the_lessons_modules_arrive(page, site_url, requests_made):
+    """On a full load of a page that opens on a block, start-early.js creates Python's worker itself: Python's
+    download begins even while runtime.mjs, which every module of the lesson imports, has not arrived."""
+    held = []
+    page.route("**/assets/lesson/browser/runtime/runtime.mjs", lambda route: held.append(route))  # answered at the end
+    page.goto(site_url + OPENS_ON_A_BLOCK, wait_until="commit")
+    wait_for_wasm_request(page, requests_made)
+    assert held, "runtime.mjs was never asked for"
+    assert python_session(page) == 0  # no runtime on the page yet
+    assert page.evaluate(WORKERS_CREATED) == 1
+    for route in held:
+        route.continue_()
+    assert run_block(block(page, 1)).startswith("loss  =")  # the runtime adopted that worker
+    assert python_session(page) == 1 and page.evaluate(WORKERS_CREATED) == 1
+
+
+def test_a_start_that_fails_before_the_runtime_arrives_is_reported(page, site_url):
+    """The worker start-early.js created keeps what it says until runtime.mjs adopts it: when Python's
+    download fails while the lesson's modules are still on their way, the block says why once they
+    arrive (and the start fails at once rather than waiting forever inside Pyodide)."""
+    held, console = [], []
+    page.on("console", lambda message: console.append(message.text))  # the worker's console too
+    page.route("**/assets/lesson/browser/runtime/runtime.mjs", lambda route: held.append(route))
+    page.context.route("**/pyodide.asm.wasm", lambda route: route.fulfill(status=404, body="Not found"))
+    page.goto(site_url + OPENS_ON_A_BLOCK, wait_until="commit")
+    deadline = time.monotonic() + PYTHON_TIMEOUT_MS / 1000
+    while not any(text.startswith("Python could not start") for text in console):  # said to nobody yet
+        assert time.monotonic() < deadline, f"the worker never gave up: {console}"
+        page.wait_for_timeout(50)
+    assert held and python_session(page) == 0
+    for route in held:
+        route.continue_()
+    status = block(page, 1).locator(".runnable__status")
+    expect(status).to_contain_text(re.compile(r"Python could not start: \S+/pyodide\.asm\.wasm answered 404"),
+                                   timeout=PYTHON_TIMEOUT_MS)
+
+
 def test_python_starts_with_the_page_when_it_opens_on_a_block(page, site_url):
     """start-early.js, placed after the content, starts Python on a full load of a page whose first
     block is near the view, even if main.mjs (which mounts the blocks) never arrives; on a page whose
@@ -235,6 +284,7 @@ def test_python_starts_with_the_page_when_it_opens_on_a_block(page, site_url):
         "() => document.querySelector('div.runnable, [data-widget]').getBoundingClientRect().top")
     assert first_python_element > 400 * (1 + 0.75) + 200, "the page no longer opens far from Python"
     assert python_session(page) == 0  # runtime.start() was never called
+    assert page.evaluate(WORKERS_CREATED) == 0  # nor did start-early.js create a worker itself
     assert page.locator("div.runnable[data-mounted]").count() == 0  # main.mjs really did not run
 
     page.set_viewport_size({"width": 1280, "height": 900})

@@ -1,8 +1,10 @@
 // runtime.mjs: the page's handle on Python, a thin layer over the worker in worker.mjs.
 // What it is: one shared `runtime` object (start, startWhenNear, onStatus, ready, run, call, stop,
 // restart, onRestart, useEngine, engineSource, onEngineChange) used by the runnable blocks, the
-// figures and the engine's editor and banner. It creates the module worker, forwards requests,
-// streams output back and reports the state of Python; it also mirrors that state on
+// figures and the engine's editor and banner. It starts the module worker (or, on a full page load
+// that opens near a block or figure, adopts the one start-early.js already created, with the messages
+// it sent meanwhile), forwards requests, streams output back and reports the state of Python; it
+// also mirrors that state on
 // <html data-python-state="..." data-python-session="N" data-python-boot="snapshot|plain"> (the
 // last: how the current interpreter started, once ready).
 // The page never waits on Python: everything is a message.
@@ -20,22 +22,21 @@
 // random token as its first message and tags everything it sends with it; anything else is ignored.
 //
 // Engine: the site runs the lesson's engine unless the reader applied an edited one (page "Edit the
-// engine", engine-store.mjs keeps it). Every new worker then gets its source as its first message and
-// installs it before it answers; useEngine() switches engines by replacing the worker, like a restart,
+// engine", engine-store.mjs keeps it). Every worker is sent a "configure" message with that source
+// (null for the lesson's engine) as soon as the runtime has it, and installs it before it answers; a
+// worker runs no lesson code before that message. useEngine() switches engines by replacing the worker, like a restart,
 // or, while Python has not started on this page, only remembers the engine for when it starts (a
 // reader who only reads never downloads Python). When another tab of the site applies or restores an
 // engine, the runtime follows it the same way, so every open tab runs the stored engine.
 
 import { onStoredEngineChange, storedEngine } from "../storage/engine-store.mjs";
 
-const WORKER_URL = new URL("./worker.mjs", import.meta.url);
-/** The page elements that use Python, as the build's hooks write them: runnable blocks and figures. */
-export const PYTHON_ELEMENTS = "div.runnable, [data-widget]";
+// The page elements that use Python, the rule for when it starts (near the viewport) and the creation of
+// its worker come from start-early.js, a classic script every page loads before its modules.
+if (!globalThis.lessonPython) throw new Error("runtime.mjs needs start-early.js, loaded before it");
+const { NEAR_VIEW_MARGIN, isNearView, createWorker, takeEarlyWorker } = globalThis.lessonPython;
 const INTERRUPT_GRACE_MS = 800; // an interrupt not honoured by then falls back to a restart (Stop < 1 s)
-// Python (about 12 MB to download) starts only for a reader who may use it: when a block or figure
-// comes within this many viewport heights above or below the viewport, or the reader points at,
-// touches or focuses one.
-const NEAR_VIEW_MARGIN = 0.75;
+// Besides a block or figure near the view, the reader pointing at, touching or focusing one starts Python.
 const INTENT_EVENTS = ["pointerenter", "touchstart", "focusin"];
 const SIGINT = 2;
 const RESTART_MESSAGES = {
@@ -77,7 +78,8 @@ class Runtime {
     });
   }
 
-  /** Create the worker and boot Python, unless that has already happened. Idempotent. */
+  /** Create the worker and boot Python, unless that has already happened; the first time, take the
+   *  worker start-early.js created at load if there is one. Idempotent. */
   start() {
     if (this.#worker) return;
     this.#nearView?.disconnect();
@@ -87,26 +89,22 @@ class Runtime {
     delete document.documentElement.dataset.pythonBoot; // set again when this interpreter is ready
     this.#ready = new Promise((resolve, reject) => { this.#settleReady = { resolve, reject }; });
     this.#ready.catch(() => {}); // a failed start is reported through onStatus as well
-    this.#worker = new Worker(WORKER_URL, { type: "module", name: "python" });
-    this.#token = newToken();
+    const { worker, token, interrupt, missed = [] } = takeEarlyWorker() ?? createWorker();
+    this.#worker = worker;
+    this.#token = token;
+    this.#interrupt = interrupt;
     this.#deepGraph = false;
-    this.#worker.postMessage({ type: "token", token: this.#token });
-    this.#worker.onmessage = ({ data }) => {
+    worker.onmessage = ({ data }) => {
       if (data?.token === this.#token) this.#receive(data); // else forged by code in a block
     };
-    const worker = this.#worker;
-    this.#worker.onerror = (event) => {
+    worker.onerror = (event) => {
       if (worker !== this.#worker) return; // a replaced worker's late error is not the new one's
       const details = event.message || "no details";
       if (this.#status.state === "ready" || this.#status.state === "running") this.#restart("crashed", details);
       else this.#failed(`the Python worker failed to load (${details})`);
     };
-    // WebKitGTK isolates a page yet has no SharedArrayBuffer: there Stop replaces the worker, as elsewhere.
-    if (globalThis.crossOriginIsolated && typeof SharedArrayBuffer === "function") {
-      this.#interrupt = new Int32Array(new SharedArrayBuffer(4));
-      this.#worker.postMessage({ type: "interrupt-buffer", buffer: this.#interrupt });
-    }
-    if (this.#engineSource !== null) this.#worker.postMessage({ type: "engine-source", source: this.#engineSource });
+    worker.postMessage({ type: "configure", engineSource: this.#engineSource }); // it waits for this
+    for (const event of missed) (event.type === "error" ? worker.onerror : worker.onmessage)(event);
   }
 
   /** Start Python now if `element` (a block or a figure) is near the viewport, else once it nears it
@@ -315,15 +313,6 @@ export class PythonCallError extends Error {
   }
 }
 
-/** Whether `element` is displayed within NEAR_VIEW_MARGIN of the viewport: what startWhenNear's
- *  IntersectionObserver reports, asked now. */
-function isNearView(element) {
-  if (element.getClientRects().length === 0) return false; // not displayed
-  const box = element.getBoundingClientRect();
-  const margin = innerHeight * NEAR_VIEW_MARGIN;
-  return box.bottom >= -margin && box.top <= innerHeight + margin && box.right >= 0 && box.left <= innerWidth;
-}
-
 /** What to tell the reader when Python died: what is known, and the likely cause. `deepGraph`: Python
  *  said it held, or was building, a chain of Values deep enough to overflow the stack when freed. */
 export function crashMessage(cause, deepGraph) {
@@ -344,9 +333,6 @@ export function crashMessage(cause, deepGraph) {
     + "hold one another) while printing, comparing or freeing it. Make the structure or the recursion shallower.";
 }
 
-/** A random string no code in the worker can guess. */
-function newToken() {
-  return [...crypto.getRandomValues(new Uint32Array(4))].map((part) => part.toString(36)).join("-");
-}
-
 export const runtime = new Runtime();
+// A worker start-early.js created at load is adopted at once: from here on the page counts it as started.
+if (globalThis.lessonPython.hasEarlyWorker()) runtime.start();

@@ -22,7 +22,8 @@
 // every browser.
 // What it is not: the rest of the worker's start (worker.mjs installs the wheels) nor the maker.
 // Anything unexpected (no file, another build's or Pyodide's snapshot, corrupt bytes, an API that
-// changed) means the plain start; if even that fails with the compiled wasm, Pyodide starts on its own.
+// changed) means the plain start; if even that fails with the compiled wasm, Pyodide starts on its own,
+// unless the wasm itself could not be downloaded or compiled: then the start fails, saying why.
 
 export const FORMAT = "lesson-python-snapshot/1";
 export const SNAPSHOT_PATH = "snapshot/python-snapshot.bin"; // under assets/
@@ -67,6 +68,9 @@ export async function startPyodide({ loadPyodide, version, indexURL, snapshotURL
   try {
     return { pyodide: await startWithCompiledWasm(loadPyodide, { indexURL }, wasm), boot: "plain" };
   } catch (error) {
+    // A wasm that could not be downloaded or compiled would fail Pyodide's own start the same way, and
+    // there Emscripten would wait forever: say why instead.
+    await wasm.module;
     console.warn(`Python starts the way Pyodide does on its own: ${error.message}`);
     return { pyodide: await loadPyodide({ indexURL }), boot: "plain" };
   }

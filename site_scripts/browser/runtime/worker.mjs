@@ -8,8 +8,13 @@
 //
 // Messages in:  {type: "token", token}                       (first: see "Forged messages" below)
 //               {type: "interrupt-buffer", buffer}            (optional, before anything else)
-//               {type: "engine-source", source}               (optional, before anything else: the
-//                                                              reader's edited engine, see engine_edit.py)
+//               {type: "configure", engineSource}             (from the page's runtime once it has this
+//                                                              worker, which may be a moment after
+//                                                              start-early.js created it: the reader's
+//                                                              edited engine, or null for the lesson's,
+//                                                              see engine_edit.py; the worker starts
+//                                                              Pyodide meanwhile, but runs no lesson code
+//                                                              and is not ready before it)
 //               {type: "run", id, page, code, filename, fresh}
 //               {type: "interrupt", ids}                      Stop, on an isolated page, beside the flag in
 //                                                              the interrupt buffer: a run among `ids` that
@@ -55,12 +60,15 @@ for (const scope of [Object.getPrototypeOf(self), self]) {
   } catch { /* a browser that does not let it be replaced */ }
 }
 let token = null;
+let tokenArrived; // resolved by the page's first message: nothing is posted before it (the page would drop it)
+const tokenReceived = new Promise((resolve) => { tokenArrived = resolve; });
 let interruptBuffer = null;
-let engineSource = null; // the reader's edited engine, installed in place of the lesson's at boot
+let configure; // resolves to the page's configuration: { engineSource }
+const configured = new Promise((resolve) => { configure = resolve; });
 let queue = Promise.resolve();
 let current = null; // the request Python is answering
 let session = null; // tutor.session, once booted
-const booted = boot();
+const booted = tokenReceived.then(boot);
 booted.catch(() => {}); // reported as a status; requests get the error as their result
 
 /** Post `message` to the page, with the token that tells it from a message the reader's code forged. */
@@ -71,14 +79,15 @@ function post(message) {
 self.onmessage = ({ data }) => {
   if (data.type === "token") {
     token ??= data.token;
+    tokenArrived();
     return;
   }
   if (data.type === "interrupt-buffer") {
     interruptBuffer = data.buffer;
     return;
   }
-  if (data.type === "engine-source") {
-    engineSource = data.source;
+  if (data.type === "configure") {
+    configure({ engineSource: data.engineSource ?? null });
     return;
   }
   if (data.type === "interrupt") {
@@ -128,12 +137,14 @@ async function boot() {
     status("starting", "Installing the engine…", 0.85);
     await installLessonWheels(pyodide, lessonWheels, lessonFiles);
     if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
+    const { engineSource } = await configured;
     session = pyodide.pyimport("tutor.session");
-    if (engineSource !== null) installEditedEngine(pyodide);
+    if (engineSource !== null) installEditedEngine(pyodide, engineSource);
     session.configure(waiter(), () => post({ type: "deep-graph" }));
     status("ready", "Python is ready", 1, { boot: started.boot });
     return session;
   } catch (error) {
+    console.error(`Python could not start: ${error.message}`); // for whoever hosts the site, too
     status("error", `Python could not start: ${error.message}`);
     throw error;
   }
@@ -155,7 +166,7 @@ async function installLessonWheels(pyodide, lessonWheels, lessonFiles) {
 }
 
 /** Make the next `import tinygrad` load the reader's edited engine (tutor.engine_edit.install). */
-function installEditedEngine(pyodide) {
+function installEditedEngine(pyodide, engineSource) {
   try {
     pyodide.pyimport("tutor.engine_edit").install(engineSource);
   } catch (error) {
