@@ -13,6 +13,9 @@ What it is: every speed target of issue #8 measured side by side in one run on t
     Python is ready, and the first run from there, each beside the runtime alone; and the processor
     time all of the browser's processes used until the first result (lesson page, runtime alone,
     bare page), which divided by the machine's cores is the floor under any wall-clock target;
+  - the same cold and warm visits of the site and the bare page through a throttled link (a Link in
+    the server: 40 Mbit/s shared, 40 ms a request), where the downloads rather than the processor
+    decide;
   - in one reader session: chapter switches through Material's instant navigation (link click to
     the next chapter's first block result; one interpreter, a namespace per chapter), a figure's
     slider -> Python -> SVG update round trip, and "Run 100 steps" of the line fit;
@@ -31,7 +34,7 @@ What it is not: a test. Nothing here fails on speed; test_bench_smoke.py only ch
 is produced. `--quick` uses one repeat and skips the slow engine run inside Pyodide.
 
 Run: `./dev.sh bench` or `.venv/bin/python tests/benchmarks/run_all.py [--quick] [--repeats N]
-[--only visits reader_session transfer engine]`.
+[--only visits link reader_session transfer engine]`.
 """
 import argparse
 import contextlib
@@ -70,6 +73,7 @@ VIEW_ONLY_SETTLE_MS = 4000         # how long a view-only visit stays open, so l
 PYTHON_FILES = ("/assets/vendor/pyodide/", "/assets/wheels/", "/assets/snapshot/")  # URL paths (site at /)
 SNAPSHOT_FILE = "/assets/snapshot/python-snapshot.bin"
 SNAPSHOT_GROWTH_BUDGET = 4_000_000  # issue #10: a cold visit may grow by at most 4 MB for the snapshot
+LINK_RATE, LINK_LATENCY = 5_000_000, 0.040  # measure_link: 40 Mbit/s shared by all requests, 40 ms each
 
 TARGETS = {  # row key -> [(target text, test on the row), ...]; no test: the row is only reported
     "cold": [("ratio <= 1.15 (#8)", lambda row: row["ratio"] <= 1.15),
@@ -84,6 +88,8 @@ TARGETS = {  # row key -> [(target text, test on the row), ...]; no test: the ro
     "warm first run": [("report", None)],
     "cold runtime": [("report", None)],
     "warm runtime": [("report", None)],
+    "link cold": [("report", None)],
+    "link warm": [("report", None)],
     "cold cpu": [("report", None)],
     "warm cpu": [("report", None)],
     "warm plain": [("report", None)],
@@ -101,15 +107,12 @@ TARGETS = {  # row key -> [(target text, test on the row), ...]; no test: the ro
     "pyodide": [("report", None)],
 }
 
-# Installed before any page script: the time of the first finished block run (data-runs 0 -> 1), the
-# time the page created Python's worker (runtime.mjs's start() sets <html data-python-session>) and the
-# time Python was first ready (<html data-python-state="ready">).
+# Installed before any page script: the time of the first finished block run (data-runs 0 -> 1) and the
+# time Python was first ready (<html data-python-state="ready">). When the page created Python's worker
+# is the performance mark that start-early.js's createWorker() sets (WORKER_CREATED).
 FIRST_RESULT_WATCH = """
 new MutationObserver((records) => {
   for (const { target, attributeName } of records) {
-    if (attributeName === "data-python-session" && window.benchWorkerStartMs === undefined) {
-      window.benchWorkerStartMs = performance.now();
-    }
     if (attributeName === "data-python-state" && target.dataset.pythonState === "ready"
         && window.benchPythonReadyMs === undefined) {
       window.benchPythonReadyMs = performance.now();
@@ -118,9 +121,9 @@ new MutationObserver((records) => {
       window.benchFirstResultMs = performance.now();
     }
   }
-}).observe(document, { subtree: true, attributes: true,
-                       attributeFilter: ["data-runs", "data-python-session", "data-python-state"] });
+}).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-runs", "data-python-state"] });
 """
+WORKER_CREATED = """() => [performance.getEntriesByName("lesson-python-worker")[0]?.startTime, window.benchPythonReadyMs]"""
 
 # In the page: click the nav link to `href`, wait for the new chapter's first block, press its Run
 # button, wait for the result. Times in ms from the link click.
@@ -209,13 +212,38 @@ def row(key, name, value, unit, bare=None, ratio=None, note="", checks=None):
     return entry
 
 
+class Link:
+    """A network link shared by every response of a server: it carries at most `rate` bytes a second
+    in all, and each request waits `latency` seconds before it is read (a round trip)."""
+
+    def __init__(self, rate, latency):
+        self.rate, self.latency = rate, latency
+        self.lock = threading.Lock()
+        self.free_at = 0.0  # time.monotonic() when the bytes already sent will have gone through
+
+    def carry(self, size):
+        """Wait until `size` more bytes have gone through the link."""
+        with self.lock:
+            self.free_at = max(time.monotonic(), self.free_at) + size / self.rate
+            wait = self.free_at - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+
+
 class CountingHandler(LessonHandler):
     """serve.py's handler, quiet, recording (path, status, bytes sent incl. headers) per request
-    in `traffic` (a list shared by the server): the bytes that really left the server."""
+    in `traffic` (a list shared by the server): the bytes that really left the server; with a `link`,
+    its responses go through that Link."""
 
     quiet = True
     traffic = None
     hidden = None   # URL paths answered 404, as if the build had not written them (a set shared by the server)
+    link = None
+
+    def handle_one_request(self):
+        if self.link:
+            time.sleep(self.link.latency)
+        super().handle_one_request()
 
     def send_head(self):
         if self.path.split("?")[0] in self.hidden:
@@ -233,6 +261,8 @@ class CountingHandler(LessonHandler):
         class Counting:
             def write(self, data):
                 handler.sent += len(data)
+                if handler.link:
+                    handler.link.carry(len(data))
                 return socket_writer.write(data)
 
             def __getattr__(self, name):
@@ -251,11 +281,11 @@ class CountingHandler(LessonHandler):
 
 
 @contextlib.contextmanager
-def counting_server(directory, port):
-    """Serve `directory` on 127.0.0.1:`port` in this process; yields (base URL, traffic list, set of
-    hidden paths)."""
+def counting_server(directory, port, link=None):
+    """Serve `directory` on 127.0.0.1:`port` in this process, through `link` (a Link) if given; yields
+    (base URL, traffic list, set of hidden paths)."""
     traffic, hidden = [], set()
-    handler = type("Handler", (CountingHandler,), {"traffic": traffic, "hidden": hidden})
+    handler = type("Handler", (CountingHandler,), {"traffic": traffic, "hidden": hidden, "link": link})
     server = LessonServer(("127.0.0.1", port), functools.partial(handler, directory=str(directory)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -269,8 +299,9 @@ def counting_server(directory, port):
 class Bench:
     """The served site, one Chromium, and the ways to visit a page that the measurements share."""
 
-    def __init__(self, playwright, site_url, traffic, hidden, scratch, repeats):
+    def __init__(self, playwright, site, site_url, traffic, hidden, scratch, repeats):
         self.playwright = playwright
+        self.site = site  # the built site's folder
         self.site_url = site_url
         self.traffic = traffic
         self.hidden = hidden
@@ -313,9 +344,10 @@ class Bench:
         return {process["id"]: process["cpuTime"]
                 for process in browser_session.send("SystemInfo.getProcessInfo")["processInfo"]}
 
-    def first_block_result_ms(self, page, path=BLOCK_CHAPTER):
-        """Navigate to `path`, press Run on its first block as soon as it exists; ms from navigation."""
-        page.goto(self.site_url + path, wait_until="commit")
+    def first_block_result_ms(self, page, path=BLOCK_CHAPTER, site_url=None):
+        """Navigate to `path` (of `site_url`, else the site's address), press Run on its first block as
+        soon as it exists; ms from navigation."""
+        page.goto((site_url or self.site_url) + path, wait_until="commit")
         first = page.locator("div.runnable").first
         first.get_by_role("button", name="Run", exact=True).click()
         page.wait_for_function("() => window.benchFirstResultMs !== undefined", timeout=PYTHON_TIMEOUT_MS)
@@ -324,9 +356,9 @@ class Bench:
             raise RuntimeError(f"the first block of {path} failed: {first.get_by_role('log').text_content()}")
         return page.evaluate("() => window.benchFirstResultMs")
 
-    def bare_result_ms(self, page, path=""):
+    def bare_result_ms(self, page, path="", site_url=None):
         """Navigate to a bare page (bench-bare/`path`) and wait for the result it reports; ms from navigation."""
-        page.goto(self.site_url + BARE_FOLDER + path, wait_until="commit")
+        page.goto((site_url or self.site_url) + BARE_FOLDER + path, wait_until="commit")
         page.wait_for_function("() => document.documentElement.dataset.benchResultMs", timeout=PYTHON_TIMEOUT_MS)
         return float(page.evaluate("() => document.documentElement.dataset.benchResultMs"))
 
@@ -363,7 +395,7 @@ def measure_visits(bench):
                         after = bench.cpu_seconds(browser_session)
                         cpu[way][kind].append(1000 * sum(used - before.get(pid, 0) for pid, used in after.items()))
                     if way in moments:
-                        moments[way][kind].append(page.evaluate("() => [window.benchWorkerStartMs, window.benchPythonReadyMs]"))
+                        moments[way][kind].append(page.evaluate(WORKER_CREATED))
                     if kind == "cold" and way in cold_bytes:
                         cold_bytes[way].append(sum(size for _, _, size in bench.traffic))
                     if kind == "cold" and way in boots:
@@ -415,6 +447,35 @@ def measure_visits(bench):
     rows.append(row("snapshot bytes", "Cold visit transfer until the first result: snapshot boot (other: plain boot)",
                     snapshot_bytes, "bytes", bare=plain_bytes, ratio=snapshot_bytes / plain_bytes,
                     note=f"growth {(snapshot_bytes - plain_bytes) / 1e6:+.2f} MB; server without compression"))
+    return rows
+
+
+def measure_link(bench):
+    """Cold and warm visits as in measure_visits (the site as shipped and the bare page, a new profile
+    for each per repeat), but through a network link (LINK_RATE bytes a second shared by every
+    request, LINK_LATENCY before each): where the downloads, not the processor, decide, starting
+    Python's downloads early counts."""
+    times = {way: {"cold": [], "warm": []} for way in ("snapshot", "bare")}
+    created = {"cold": [], "warm": []}  # when the page created Python's worker
+    link = Link(LINK_RATE, LINK_LATENCY)
+    with counting_server(bench.site, free_port(), link) as (site_url, _, _):
+        for repeat in range(bench.repeats):
+            for way in times:
+                with bench.persistent_context(f"link-{way}-{repeat}") as context:
+                    page = context.pages[0] if context.pages else context.new_page()
+                    for kind in ("cold", "warm"):
+                        if way == "bare":
+                            times[way][kind].append(bench.bare_result_ms(page, site_url=site_url))
+                            continue
+                        times[way][kind].append(bench.first_block_result_ms(page, site_url=site_url))
+                        created[kind].append(page.evaluate(WORKER_CREATED)[0])
+    rows = []
+    for kind in ("cold", "warm"):
+        value, bare = median(times["snapshot"][kind]), median(times["bare"][kind])
+        rows.append(row(f"link {kind}", f"{kind.capitalize()} visit through a {LINK_RATE * 8 / 1e6:.0f} Mbit/s link: "
+                        "navigation -> first block result", value, "ms", bare=bare, ratio=value / bare,
+                        note=(f"every request waits {LINK_LATENCY * 1000:.0f} ms and all share the link; the page "
+                              f"created Python's worker at {median(created[kind]):,.0f} ms")))
     return rows
 
 
@@ -606,7 +667,7 @@ def measure_engine(bench):
     return rows
 
 
-MEASUREMENTS = [measure_visits, measure_reader_session, measure_first_visit_switch, measure_training_figures,
+MEASUREMENTS = [measure_visits, measure_link, measure_reader_session, measure_first_visit_switch, measure_training_figures,
                 measure_transfer, measure_engine]
 
 
@@ -644,7 +705,7 @@ def run(repeats=3, quick=False, only=None):
         site = build_site(Path(scratch) / "site", site_url)
         shutil.copytree(BENCHMARKS / "bare", site / BARE_FOLDER)
         with counting_server(site, port) as (url, traffic, hidden), sync_playwright() as playwright:
-            bench = Bench(playwright, url, traffic, hidden, scratch, repeats)
+            bench = Bench(playwright, site, url, traffic, hidden, scratch, repeats)
             try:
                 return [entry for measure in measurements for entry in measure(bench)]
             finally:
