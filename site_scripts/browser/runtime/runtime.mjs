@@ -24,9 +24,9 @@
 // Engine: the site runs the lesson's engine unless the reader applied an edited one (page "Edit the
 // engine", engine-store.mjs keeps it). Every worker is sent a "configure" message with that source
 // (null for the lesson's engine) as soon as the runtime has it, and installs it before it answers; a
-// worker runs no lesson code before that message. useEngine() switches engines by replacing the worker, like a restart,
-// or, while Python has not started on this page, only remembers the engine for when it starts (a
-// reader who only reads never downloads Python). When another tab of the site applies or restores an
+// worker runs no lesson code before that message. useEngine() switches engines by replacing the
+// worker, like a restart, or, while Python has not started on this page, only remembers the engine
+// for when it starts (a reader who only reads never downloads Python). When another tab of the site applies or restores an
 // engine, the runtime follows it the same way, so every open tab runs the stored engine.
 
 import { onStoredEngineChange, storedEngine } from "../storage/engine-store.mjs";
