@@ -3,7 +3,7 @@
 // None of them throws: storage that is full, turned off or refused means reading finds nothing,
 // writing reports false and forgetting does nothing. SITE_PATH, the site's root path, goes into the
 // keys, so two sites on one origin (GitHub Pages project sites) keep their items apart.
-// What it is not: what is stored (saved-edits.mjs, engine-store.mjs and saved-progress.mjs decide).
+// What it is not: what is stored (saved-edits.mjs, engine-store.mjs, saved-progress.mjs and saved-predictions.mjs decide).
 
 // This file is <site root>/assets/lesson/storage/.
 export const SITE_PATH = new URL("../../../../", import.meta.url).pathname;
@@ -47,16 +47,21 @@ export function forgetItem(key) {
   }
 }
 
-/** Forget every item whose key starts with `prefix`; returns how many there were. */
-export function forgetItemsStartingWith(prefix) {
+/** The keys of every stored item whose key starts with `prefix` (none when storage is refused). */
+export function storedKeysStartingWith(prefix) {
   try {
     const store = storage();
     const keys = [];
     for (let index = 0; index < (store?.length ?? 0); index += 1) keys.push(store.key(index));
-    const matching = keys.filter((key) => key?.startsWith(prefix));
-    for (const key of matching) store.removeItem(key);
-    return matching.length;
+    return keys.filter((key) => key?.startsWith(prefix));
   } catch {
-    return 0;
+    return [];
   }
+}
+
+/** Forget every item whose key starts with `prefix`; returns how many there were. */
+export function forgetItemsStartingWith(prefix) {
+  const matching = storedKeysStartingWith(prefix);
+  for (const key of matching) forgetItem(key);
+  return matching.length;
 }

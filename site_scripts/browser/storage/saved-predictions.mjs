@@ -1,0 +1,43 @@
+// saved-predictions.mjs: the reader's answers to the lesson's checked predictions, kept in this
+// browser's localStorage.
+// What it is: read, save and forget one record per prediction, { answer, correct, revealed }, under keys
+// that start with the site's root path (prediction ids are unique across the site), and read them all
+// (for "Download my work"). Storage that is full, turned off or refused never throws: saving then reports
+// false and reading finds nothing (site-storage.mjs).
+// What it is not: the question, its check or its feedback (the predictions' view shows those).
+import { SITE_PATH, forgetItemsStartingWith, readRecord, writeItem, storedKeysStartingWith } from "./site-storage.mjs";
+
+const KEY_PREFIX = `lesson-prediction:${SITE_PATH}`;
+
+/** A stored record read back: { answer: string, correct: boolean, revealed: boolean }, or null. */
+function predictionRecord(saved) {
+  if (typeof saved?.answer !== "string") return null;
+  return { answer: saved.answer, correct: saved.correct === true, revealed: saved.revealed === true };
+}
+
+/** The saved answer to prediction `id`, or null when the reader has not answered it here. */
+export function savedPrediction(id) {
+  return predictionRecord(readRecord(`${KEY_PREFIX}${id}`));
+}
+
+/** Save the reader's `answer` (the text they entered or the choice they picked) to prediction `id`,
+ *  whether it was `correct`, and whether they asked to be shown the answer; false if it could not be saved. */
+export function savePrediction(id, { answer, correct, revealed }) {
+  return writeItem(`${KEY_PREFIX}${id}`, JSON.stringify({ answer: String(answer), correct: correct === true,
+                                                          revealed: revealed === true }));
+}
+
+/** Every saved answer of this site: { id: { answer, correct, revealed } }. */
+export function allPredictions() {
+  const answers = {};
+  for (const key of storedKeysStartingWith(KEY_PREFIX)) {
+    const record = predictionRecord(readRecord(key));
+    if (record) answers[key.slice(KEY_PREFIX.length)] = record;
+  }
+  return answers;
+}
+
+/** Forget every saved answer of this site; returns how many there were. */
+export function forgetAllPredictions() {
+  return forgetItemsStartingWith(KEY_PREFIX);
+}
