@@ -4,7 +4,7 @@
 // navigation) and registers the
 // offline service worker once. What it is not: behaviour; each imported module owns its own.
 import { mountBlocks } from "./blocks/blocks.mjs";
-import { mountWidgets } from "../tutor/widgets/widgets.mjs";
+import { mountFigures } from "./figures/figures.mjs";
 import { mountExercises } from "./exercises/exercises.mjs";
 import { registerOffline } from "./offline/register.mjs";
 import { mountEngineBanner } from "./engine_edit/engine-banner.mjs";
@@ -21,5 +21,5 @@ document$.subscribe(() => {
   mountBlocks(document);
   mountExercises(document); // after mountBlocks: an exercise panel drives its block
   mountBuildOwn(document); // after mountExercises: "Use my engine" runs the last step's checks
-  mountWidgets(document);
+  mountFigures(document);
 });

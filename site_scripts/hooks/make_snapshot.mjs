@@ -3,7 +3,7 @@
 // What it is: it boots the very Pyodide the site ships (assets/vendor/pyodide/) with `_makeSnapshot`,
 // installs the site's own wheels (assets/wheels/, with the browser worker's wheels.mjs), imports
 // what pages need at once (the engine `tinygrad`, `tutor.session` and every figure model
-// `tutor.widgets.*`), runs one block as a page would (tutor.session.warm_up), zeroes memory nobody
+// `tutor.figures.*`), runs one block as a page would (tutor.session.warm_up), zeroes memory nobody
 // uses (free malloc blocks, the dead part of the stack) so it compresses away, and writes
 // assets/snapshot/python-snapshot.bin in the format of site_scripts/browser/runtime/snapshot.mjs.
 // It then decodes the file with that module's browser code and checks it gives back the same bytes.
@@ -29,9 +29,9 @@ const STACK_IN_USE_MARGIN = 1024; // bytes just below the stack pointer left alo
 const IMPORT_LESSON = `
 def _import_lesson():
     import gc, importlib, json, pkgutil, sys
-    for name in ("tinygrad", "tutor.session", "tutor.widgets"):
+    for name in ("tinygrad", "tutor.session", "tutor.figures"):
         importlib.import_module(name)
-    for module in pkgutil.iter_modules(sys.modules["tutor.widgets"].__path__, "tutor.widgets."):
+    for module in pkgutil.iter_modules(sys.modules["tutor.figures"].__path__, "tutor.figures."):
         importlib.import_module(module.name)
     printed = sys.modules["tutor.session"].warm_up()
     gc.collect()

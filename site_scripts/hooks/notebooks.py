@@ -12,7 +12,7 @@ build, notebooks/<chapter>.zip holds <chapter>.ipynb and tinygrad.py (engine/tin
 and the page gets a relative "Download this chapter as a Jupyter notebook" link under its title.
 A chapter whose blocks call show(value) (on the site it draws a Value's graph under the block) gets
 a code cell defining show() before the first such block: there it prints the same one-line summary,
-with the summary's functions copied from the figure's model (site_scripts/tutor/widgets/expression_graph.py
+with the summary's functions copied from the figure's model (site_scripts/tutor/figures/expression_graph.py
 and the graph walk it uses from graph_trace.py).
 What it is not: a runner. The notebook is shipped without outputs; tests/article/test_notebooks.py
 validates it with nbformat and executes it with the zip's tinygrad.py.
@@ -230,7 +230,7 @@ def site_address_of_document_link(target, page, site_url, files):
 
 
 def figure_title(name):
-    """The TITLE a figure's model declares (site_scripts/tutor/widgets/<name>.py), read without importing it."""
+    """The TITLE a figure's model declares (site_scripts/tutor/figures/<name>.py), read without importing it."""
     model = FIGURE_MODELS / f"{name}.py"
     try:
         constants = module_constants(model)

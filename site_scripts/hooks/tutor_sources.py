@@ -3,16 +3,16 @@ importing it.
 
 What it is: the one place that knows where the figure models and the exercises live and how to read
 a module's plain constants (TITLE, HINTS, SOLUTION) with `ast`. A figure is a model in
-tutor/widgets/ that declares a TITLE, with its view `<name>.mjs` beside it; the list of figures is
+tutor/figures/ that declares a TITLE, with its view `<name>.mjs` beside it; the list of figures is
 those files, so the build, the views' loader and the tests share one source.
-What it is not: a way to run that code. The figures' starting states are computed by widgets.py in
+What it is not: a way to run that code. The figures' starting states are computed by figures.py in
 a child CPython; nothing here executes the modules it reads.
 """
 import ast
 from pathlib import Path
 
 TUTOR = Path(__file__).resolve().parents[1] / "tutor"
-FIGURE_MODELS = TUTOR / "widgets"
+FIGURE_MODELS = TUTOR / "figures"
 EXERCISES = TUTOR / "exercises"
 
 
@@ -32,6 +32,6 @@ def module_constants(path):
 
 
 def figure_names():
-    """The figures, in name order: the models in tutor/widgets/ that declare a TITLE."""
+    """The figures, in name order: the models in tutor/figures/ that declare a TITLE."""
     return tuple(sorted(path.stem for path in FIGURE_MODELS.glob("[!_]*.py")
                         if "TITLE" in module_constants(path)))

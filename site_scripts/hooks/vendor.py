@@ -100,7 +100,7 @@ def bundle(entry, output):
 
 def copy_browser_files(source, destination):
     """Copy the .mjs/.js/.css files of site_scripts/browser/ and site_scripts/tutor/, keeping their
-    folders (browser/..., tutor/widgets/...), so relative imports between them still work."""
+    folders (browser/..., tutor/figures/...), so relative imports between them still work."""
     for path in sorted(p for folder in BROWSER_FOLDERS for p in (source / folder).rglob("*")):
         relative = path.relative_to(source)
         if path.suffix in BROWSER_SUFFIXES and not NOT_FOR_THE_BROWSER & set(relative.parts[:-1]):

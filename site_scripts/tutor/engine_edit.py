@@ -33,7 +33,7 @@ CHECKED_FILENAME = "tinygrad.py (your edit)"
 # What the lesson's blocks and figures use from the engine, and nothing more: without these the site
 # breaks in ways that have nothing to do with the experiment the reader wants to make. The figures
 # and show() read a Value's `data`, `grad` and `edges` (pairs (parent, local derivative)) and call
-# backward(); they find the graph's order themselves (tutor.widgets.graph_trace.values_in_order).
+# backward(); they find the graph's order themselves (tutor.figures.graph_trace.values_in_order).
 NEEDED_NAMES = ("Value", "MLP", "gradient_step", "train_line", "train_xor")
 NEEDED_VALUE_METHODS = ("backward", "tanh", "wrap")
 NEEDED_VALUE_ATTRIBUTES = ("data", "grad", "edges")

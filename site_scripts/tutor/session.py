@@ -7,7 +7,7 @@ exception into a traceback of the reader's code, with a plain-words hint for the
 cannot behave like a terminal for (input(), exit(), missing packages, runaway recursion or memory).
 Output is batched (a flood of prints becomes a few messages) and capped: the first lines, a count
 of the hidden ones, then the last lines. `call` is the page's one way to call a function of the
-lesson's Python (runtime.call): a figure model's (`tutor.widgets.<name>`), an exercise's checks or
+lesson's Python (runtime.call): a figure model's (`tutor.figures.<name>`), an exercise's checks or
 the engine check, from an allow-list, with JSON arguments (and the page's namespace where the
 function asks for one); it answers a structured result or a structured error. Every namespace
 holds `show(value)`: it prints a one-line summary of a Value's graph and sends the graph itself
@@ -38,8 +38,8 @@ namespaces = {}  # page key -> the globals its blocks share
 waiting_run = None  # the asyncio task of the run in progress, which Stop may cancel while it awaits
 stop_cancelled = False  # the run in progress ended because Stop cancelled it
 changed_engine = False  # the last run changed the lesson's engine (the page does not replay such a run)
-WIDGETS = "tutor.widgets"  # the figure models: the page may call every public function of each
-FIGURE_MODULE = re.compile(r"tutor\.widgets\.[a-z_][a-z0-9_]*")
+FIGURES = "tutor.figures"  # the figure models: the page may call every public function of each
+FIGURE_MODULE = re.compile(r"tutor\.figures\.[a-z_][a-z0-9_]*")
 # The other modules the page may call, and which of their functions.
 CALLABLE = {"tutor.exercises": {"results"}, "tutor.engine_edit": {"check"}}
 
@@ -252,7 +252,7 @@ def graph_shower(namespace):
         if not isinstance(value, engine_value):
             raise TypeError(f"show() draws the graph of a Value, for example show(loss); it got "
                             f"{reprlib.repr(value)} (type {type(value).__name__})")
-        graphs = importlib.import_module(f"{WIDGETS}.expression_graph")
+        graphs = importlib.import_module(f"{FIGURES}.expression_graph")
         output = sys.stdout.output if isinstance(sys.stdout, Stream) else None  # inside a run of a block
         if output is not None and output.figures >= FIGURES_PER_RUN:  # only the summary will show
             print(graphs.summary(value, namespace))

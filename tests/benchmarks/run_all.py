@@ -159,9 +159,9 @@ SWITCH_CHAPTER = """async (href) => {
 }"""
 
 # In the page: a control of a figure -> Python -> the figure's picture replaced. Times in ms.
-FIGURE_ROUND_TRIPS = """async ([widget, control, moves]) => {
-  const figure = document.querySelector(`[data-widget="${widget}"]`);
-  const picture = figure.querySelector(".widget__picture");
+FIGURE_ROUND_TRIPS = """async ([figure, control, moves]) => {
+  const figure = document.querySelector(`[data-widget="${figure}"]`);
+  const picture = figure.querySelector(".figure__picture");
   const find = (label) => {
     const caption = [...figure.querySelectorAll("label")].find((l) => l.textContent.trim() === label);
     return caption ? document.getElementById(caption.htmlFor)
@@ -525,18 +525,18 @@ def measure_training_figures(bench):
     moves = 10 if bench.repeats == 1 else 30
     results = {}
     with bench.fresh_page() as page:
-        for chapter, widget, control, values in (
+        for chapter, figure, control, values in (
                 (LINE_FIT_CHAPTER, "loss_landscape", "Start w", None),
                 (LINE_FIT_CHAPTER, "xor_surface", "Train 100 steps", ["reset"] * max(3, bench.repeats)),
                 ("checking/", "gradient_cost", "Parameters", None)):
             if urlparse(page.url).path != urlparse(bench.site_url + chapter).path:
                 page.goto(bench.site_url + chapter)
-            wait_figure_ready(page, widget)
+            wait_figure_ready(page, figure)
             if values is None:
-                slider = page.evaluate(SLIDER_RANGE, [widget, control])
+                slider = page.evaluate(SLIDER_RANGE, [figure, control])
                 span = slider["max"] - slider["min"]
                 values = [str(round(slider["min"] + span * ((7 * k) % moves) / moves, 1)) for k in range(moves)]
-            results[widget] = page.evaluate(FIGURE_ROUND_TRIPS, [widget, control, values])
+            results[figure] = page.evaluate(FIGURE_ROUND_TRIPS, [figure, control, values])
     return [row("landscape slider", f"Loss landscape: Start w -> Python -> SVG (median of {moves})",
                 median(results["loss_landscape"]), "ms", note=f"slowest {max(results['loss_landscape']):.1f} ms"),
             row("cost slider", f"The cost of a gradient: Parameters -> Python -> SVG (median of {moves})",
@@ -545,13 +545,13 @@ def measure_training_figures(bench):
                 note="17 parameters, 24 x 24 outputs")]
 
 
-def wait_figure_ready(page, widget):
-    """Scroll to `widget` and wait (polling from Python: the site's CSP forbids evaluated strings) until it is interactive."""
-    page.locator(f'[data-widget="{widget}"]').scroll_into_view_if_needed()
+def wait_figure_ready(page, figure):
+    """Scroll to `figure` and wait (polling from Python: the site's CSP forbids evaluated strings) until it is interactive."""
+    page.locator(f'[data-widget="{figure}"]').scroll_into_view_if_needed()
     deadline = time.monotonic() + PYTHON_TIMEOUT_MS / 1000
-    while page.evaluate("w => document.querySelector(`[data-widget=\"${w}\"]`)?.dataset.python", widget) != "ready":
+    while page.evaluate("w => document.querySelector(`[data-widget=\"${w}\"]`)?.dataset.python", figure) != "ready":
         if time.monotonic() > deadline:
-            raise RuntimeError(f"the figure {widget} never became interactive")
+            raise RuntimeError(f"the figure {figure} never became interactive")
         time.sleep(0.05)
 
 
@@ -576,17 +576,17 @@ def measure_first_visit_switch(bench):
                 note=f"{len(switches)} first visits")]
 
 
-def follow_link_to_figure(page, url, widget):
-    """Click the navigation link to `url` (instant navigation), scroll to `widget`, wait until it is interactive."""
+def follow_link_to_figure(page, url, figure):
+    """Click the navigation link to `url` (instant navigation), scroll to `figure`, wait until it is interactive."""
     page.evaluate("url => [...document.querySelectorAll('a.md-nav__link')].find((a) => a.href === url).click()", url)
     page.wait_for_url(url)
-    page.locator(f'[data-widget="{widget}"]').scroll_into_view_if_needed()
-    page.wait_for_function("widget => document.querySelector(`[data-widget=\"${widget}\"]`)?.dataset.python === 'ready'",
-                           arg=widget, timeout=PYTHON_TIMEOUT_MS)
+    page.locator(f'[data-widget="{figure}"]').scroll_into_view_if_needed()
+    page.wait_for_function("figure => document.querySelector(`[data-widget=\"${figure}\"]`)?.dataset.python === 'ready'",
+                           arg=figure, timeout=PYTHON_TIMEOUT_MS)
 
 
-SLIDER_RANGE = """([widget, label]) => {
-  const figure = document.querySelector(`[data-widget="${widget}"]`);
+SLIDER_RANGE = """([figure, label]) => {
+  const figure = document.querySelector(`[data-widget="${figure}"]`);
   const caption = [...figure.querySelectorAll("label")].find((l) => l.textContent.trim() === label);
   const input = document.getElementById(caption.htmlFor);
   return { min: Number(input.min), max: Number(input.max) };
@@ -648,7 +648,7 @@ def measure_transfer(bench):
 
 FIGURES_WITHOUT_PYTHON = """() => ({
   figures: document.querySelectorAll("[data-widget]").length,
-  painted: document.querySelectorAll("[data-widget] .widget__picture svg").length,
+  painted: document.querySelectorAll("[data-widget] .figure__picture svg").length,
   python: document.documentElement.dataset.pythonState || "idle",
 })"""
 

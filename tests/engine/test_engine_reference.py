@@ -5,7 +5,7 @@ exact result (loss 9.0, gradients -12.0 and -6.0, a*a + a giving 7.0, 17 paramet
 at four decimals) and to the digits it prints where the result is a rounded float (25.010001,
 8.8804, -0.1196, 0.36). The gradient check with h = 1e-5 is the lesson's own.
 
-What it is not: a check of the widgets or the prose. Plain functions and asserts only: this module
+What it is not: a check of the figures or the prose. Plain functions and asserts only: this module
 also runs inside Pyodide.
 """
 import random

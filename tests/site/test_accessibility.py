@@ -30,7 +30,7 @@ RUN_AXE = """async () => {
 }"""
 FOCUS_REPORT = """() => {
   const focused = document.activeElement;
-  const part = focused.closest(".runnable, .widget, .engine-editor");  // the last: page "Edit the engine"
+  const part = focused.closest(".runnable, .figure, .engine-editor");  // the last: page "Edit the engine"
   const editor = focused.closest(".runnable__editor");  // CodeMirror's content: its frame shows the focus
   const outlined = editor ?? focused;
   const style = getComputedStyle(outlined);
@@ -49,7 +49,7 @@ STILL_PRESENT = """() => [...document.querySelectorAll("[data-keyboard-control]"
 BLOCK_NAMES = """() => [...document.querySelectorAll(".runnable")].map((element) => element.getAttribute("aria-label"))"""
 MARK_CONTROLS = """() => {
   const controls = [...document.querySelectorAll(
-    ".runnable button:not([disabled]), .runnable pre[tabindex], .widget button:not([disabled]), .widget input:not([disabled])")];
+    ".runnable button:not([disabled]), .runnable pre[tabindex], .figure button:not([disabled]), .figure input:not([disabled])")];
   const names = {};  // marker -> name; the radios of one group share a marker (Tab enters the group once)
   controls.forEach((control, index) => {
     const marker = control.type === "radio" ? `radios ${control.name}` : String(index);
@@ -80,7 +80,7 @@ def wait_page_drawn(page):
     """Blocks mounted, every figure drawn from its starting state, math typeset."""
     wait_blocks_mounted(page)
     page.wait_for_function("""() => [...document.querySelectorAll("[data-widget]")]
-        .every((figure) => figure.querySelector(".widget__picture svg"))
+        .every((figure) => figure.querySelector(".figure__picture svg"))
       && (document.querySelector(".arithmatex") === null || document.querySelector(".katex") !== null)""",
                            timeout=UI_TIMEOUT_MS)
 
@@ -226,7 +226,7 @@ def test_output_and_figure_messages_are_polite_live_regions(page, site_url, buil
         assert outputs.count() == page.locator(".runnable").count()
         for index in range(outputs.count()):
             expect(outputs.nth(index)).to_have_attribute("aria-live", "polite")
-        messages = page.locator("[data-widget] .widget__messages")
+        messages = page.locator("[data-widget] .figure__messages")
         assert messages.count() == page.locator("[data-widget]").count()
         for index in range(messages.count()):
             expect(messages.nth(index)).to_have_attribute("aria-live", "polite")

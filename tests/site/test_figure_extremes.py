@@ -7,7 +7,7 @@ x; "The loss experiment" with w at both ends for both losses, stepping from ther
 can evaluate but not picture" at both ends with the full curve shown. After every move the figure
 must show no error, no text saying NaN or Infinity, and no SVG attribute holding NaN or Infinity;
 the page must raise no uncaught error.
-What it is not: the models' arithmetic at the extremes (tests/widgets/test_extremes.py).
+What it is not: the models' arithmetic at the extremes (tests/figures/test_extremes.py).
 One browser context serves the module; a test opens its figure's page only if it is not shown yet.
 """
 from types import SimpleNamespace
@@ -62,7 +62,7 @@ def settle_and_check(session, figure, doing):
     expect(figure).to_have_attribute("aria-busy", "false", timeout=PYTHON_TIMEOUT_MS)
     assert figure.evaluate(NON_FINITE_DRAWING) == [], doing
     assert figure.get_by_role("alert").count() == 0, f"{doing}: {figure.get_by_role('alert').all_text_contents()}"
-    assert figure.locator(".widget__picture svg").count() >= 1, f"{doing}: nothing drawn"
+    assert figure.locator(".figure__picture svg").count() >= 1, f"{doing}: nothing drawn"
     assert session.errors == [], doing
 
 
@@ -82,14 +82,14 @@ def test_line_fit_at_the_largest_and_smallest_learning_rate_for_many_steps(sessi
     for press in range(4):  # 400 steps: far past the overflow
         figure.get_by_role("button", name="Run 100 steps").press("Enter")
         settle_and_check(session, figure, f"largest learning rate, {100 * (press + 1)} steps")
-    expect(figure.locator(".widget__messages")).to_contain_text("Diverged")
+    expect(figure.locator(".figure__messages")).to_contain_text("Diverged")
     slider = press_key(figure, "Learning rate", "Home")
     expect(slider).to_have_value(slider.get_attribute("min"))
     figure.get_by_role("button", name="Reset").press("Enter")
     for press in range(3):
         figure.get_by_role("button", name="Run 100 steps").press("Enter")
         settle_and_check(session, figure, f"smallest learning rate, {100 * (press + 1)} steps")
-    expect(figure.locator(".widget__messages")).not_to_contain_text("Diverged")
+    expect(figure.locator(".figure__messages")).not_to_contain_text("Diverged")
 
 
 def test_secant_tangent_with_tiny_and_huge_h_at_both_ends_of_x(session, site_url, built_site):
@@ -141,7 +141,7 @@ def test_loss_landscape_at_every_end_of_its_sliders(session, site_url, built_sit
     for press in range(4):
         figure.get_by_role("button", name="Run 100 steps").press("Enter")
     settle_and_check(session, figure, "largest learning rate, 400 steps more")
-    expect(figure.locator(".widget__messages")).to_contain_text("Diverged")
+    expect(figure.locator(".figure__messages")).to_contain_text("Diverged")
 
 
 def test_xor_surface_at_the_ends_of_seed_and_hidden_neurons(session, site_url, built_site):

@@ -7,7 +7,7 @@ issue, or against the same model run here under CPython. Three tests use the key
 (buttons, sliders, radios). One test keeps Python from starting, to check the state every
 figure shows before Python is ready.
 
-What it is not: a test of the models' arithmetic in depth (tests/widgets/ does that) or of the
+What it is not: a test of the models' arithmetic in depth (tests/figures/ does that) or of the
 runtime (test_blocks.py).
 """
 import sys
@@ -64,7 +64,7 @@ def cpython_model(name):
     for folder in (str(REPO / "engine"), str(REPO)):
         if folder not in sys.path:
             sys.path.insert(0, folder)
-    return __import__(f"tutor.widgets.{name}", fromlist=["initial"])
+    return __import__(f"tutor.figures.{name}", fromlist=["initial"])
 
 
 def open_figure(page, site_url, built_site, name, wait_for_python=True):
@@ -100,7 +100,7 @@ def button(figure, label):
 
 
 def messages(figure):
-    return settled(figure).locator(".widget__messages").inner_text()
+    return settled(figure).locator(".figure__messages").inner_text()
 
 
 @pytest.fixture
@@ -117,13 +117,13 @@ def clean_run(outside_requests, page_errors):
 def test_figure_shows_its_starting_state_before_python_is_ready(page, site_url, built_site, name, clean_run):
     page.add_init_script(NO_PYTHON)  # Python never starts on this page
     figure = open_figure(page, site_url, built_site, name, wait_for_python=False)
-    expect(figure.locator(".widget__picture svg").first).to_be_visible()
+    expect(figure.locator(".figure__picture svg").first).to_be_visible()
     expect(figure).to_contain_text("becomes interactive when Python is ready")
     controls = figure.locator("button, input")
     assert controls.count() >= 1
     for index in range(controls.count()):
         expect(controls.nth(index)).to_be_disabled()
-    svg_markup = figure.locator(".widget__picture").inner_html()
+    svg_markup = figure.locator(".figure__picture").inner_html()
     assert "NaN" not in svg_markup and "Infinity" not in svg_markup
 
 
@@ -148,7 +148,7 @@ def test_x_times_x_traces_both_operands_to_ten(page, site_url, built_site, clean
     assert "= 5" in messages(figure)
     button(figure, "Follow next operand").click()
     assert readout(figure, "x.grad") == "10" and box_gradient(figure, "x") == "10"
-    contributions = figure.locator(".widget__edge-contribution").all_text_contents()
+    contributions = figure.locator(".figure__edge-contribution").all_text_contents()
     assert contributions == ["adds 5", "adds 5"]
     expect(button(figure, "Follow next operand")).to_have_attribute("aria-disabled", "true")
 
@@ -156,14 +156,14 @@ def test_x_times_x_traces_both_operands_to_ten(page, site_url, built_site, clean
 def test_mystery_curve_shows_local_value_and_slope_then_the_whole_curve(page, site_url, built_site, clean_run):
     model = cpython_model("mystery_curve")
     figure = open_figure(page, site_url, built_site, "mystery_curve")
-    expect(figure.locator(".widget__curve")).to_have_count(0)
+    expect(figure.locator(".figure__curve")).to_have_count(0)
     figure.get_by_role("slider", name="Known evaluation point x").fill("1.5")
     expected = model.view(1.5, revealed=False)
     assert readout(figure, "f(x)") == expected["value_text"]
     assert readout(figure, "f'(x) from backward()") == expected["slope_text"]
-    expect(figure.locator(".widget__tangent")).to_have_count(1)
+    expect(figure.locator(".figure__tangent")).to_have_count(1)
     button(figure, "Reveal full curve").click()
-    curve = settled(figure).locator(".widget__curve")
+    curve = settled(figure).locator(".figure__curve")
     expect(curve).to_have_count(1)
     assert curve.get_attribute("d").count("L") >= 100
     assert readout(figure, "f(x)") == expected["value_text"]
@@ -179,8 +179,8 @@ def test_secant_approaches_the_tangent_and_falls_for_negative_x(page, site_url, 
     expect(figure.get_by_role("slider", name="Small change h")).to_have_attribute("aria-valuetext", "h = 0.001")
     assert readout(figure, "Secant slope (f(x + h) − f(x)) / h") == "10.001"
     assert readout(figure, "Tangent slope 2x (backward)") == "10"
-    secant_colour = figure.locator(".widget__secant").evaluate("line => getComputedStyle(line).stroke")
-    tangent_colour = figure.locator(".widget__tangent").evaluate("line => getComputedStyle(line).stroke")
+    secant_colour = figure.locator(".figure__secant").evaluate("line => getComputedStyle(line).stroke")
+    tangent_colour = figure.locator(".figure__tangent").evaluate("line => getComputedStyle(line).stroke")
     assert (secant_colour, tangent_colour) == ("rgb(230, 81, 0)", "rgb(123, 31, 162)")  # orange, purple
     figure.get_by_role("slider", name="Position x").fill("-3")
     assert shown_number(readout(figure, "Secant slope (f(x + h) − f(x)) / h")) < 0
@@ -254,8 +254,8 @@ def test_line_fit_steps_runs_resets_and_reports_divergence(page, site_url, built
     for _ in range(3):
         button(figure, "Run 100 steps").click()
     assert "Diverged" in messages(figure)
-    expect(figure.locator(".widget__line")).to_have_count(0)
-    svg_markup = figure.locator(".widget__picture").inner_html()
+    expect(figure.locator(".figure__line")).to_have_count(0)
+    svg_markup = figure.locator(".figure__picture").inner_html()
     assert "NaN" not in svg_markup and "Infinity" not in svg_markup
 
 
@@ -318,10 +318,10 @@ def test_mounting_again_adds_nothing(page, site_url, built_site, clean_run):
     page.add_init_script(NO_PYTHON)
     figure = open_figure(page, site_url, built_site, "x_times_x", wait_for_python=False)
     controls = figure.locator("button, input").count()
-    page.evaluate("async (url) => (await import(url)).mountWidgets(document)",
-                  site_url + "assets/lesson/tutor/widgets/widgets.mjs")
+    page.evaluate("async (url) => (await import(url)).mountFigures(document)",
+                  site_url + "assets/lesson/browser/figures/figures.mjs")
     assert figure.locator("button, input").count() == controls
-    expect(figure.locator(".widget__picture")).to_have_count(1)
+    expect(figure.locator(".figure__picture")).to_have_count(1)
 
 
 def test_figures_reached_by_instant_navigation_use_the_running_python(page, site_url, built_site, clean_run):
@@ -358,5 +358,5 @@ def test_a_frame_that_answers_at_once_can_have_a_slider_and_radios(page, site_ur
         input.value = "7";
         input.dispatchEvent(new Event("input"));
         return [frame.state.value, input.getAttribute("aria-valuetext"), element.querySelector("input[type=radio]").checked];
-    }""", site_url + "assets/lesson/tutor/widgets/figure.mjs")
+    }""", site_url + "assets/lesson/browser/figures/figure.mjs")
     assert shown == [7, "7", True]

@@ -56,12 +56,12 @@ def context_options():
 class _Tags(HTMLParser):
     def __init__(self):
         super().__init__()
-        self.runnable = self.widgets = 0
+        self.runnable = self.figures = 0
 
     def handle_starttag(self, tag, attrs):
         attributes = dict(attrs)
         self.runnable += "runnable" in (attributes.get("class") or "").split()
-        self.widgets += "data-widget" in attributes
+        self.figures += "data-widget" in attributes
 
 
 def lesson_pages(site_dir):
@@ -80,7 +80,7 @@ def page_contents(site_dir, path):
 
 def chapters_with_blocks_and_figures(site_dir):
     contents = {path: page_contents(site_dir, path) for path in lesson_pages(site_dir)}
-    return [path for path, tags in contents.items() if tags.runnable and tags.widgets]
+    return [path for path, tags in contents.items() if tags.runnable and tags.figures]
 
 
 def worker_build(site_dir):
@@ -133,7 +133,7 @@ def check_figure_computes(page):
     page.wait_for_function("([element, before]) => element.getAttribute('aria-busy') === 'false'"
                            " && element.innerHTML !== before",
                            arg=[figure.element_handle(), shown_before], timeout=PYTHON_TIMEOUT_MS)
-    assert figure.locator(".widget__error").count() == 0, figure.inner_text()
+    assert figure.locator(".figure__error").count() == 0, figure.inner_text()
 
 
 def check_engine_runs(page):

@@ -7,7 +7,7 @@ What it is: Chromium tests with service workers allowed:
     "Saved for offline use", and a later page load says so at once;
   - offline, a show() graph whose module is not saved yet says so in plain words (no failed fetch);
   - the offline copy's list holds every ES module a page or show() may load (the lesson's browser
-    scripts and every figure view, shown_graph.mjs included).
+    scripts and every figure view, shown-graph.mjs included).
 
 What it is not: the offline copy's own behaviour (cache-first, new builds, isolation: test_hosting.py).
 """
@@ -109,7 +109,7 @@ def test_the_offline_copy_lists_every_module_a_page_or_show_may_load(built_site)
     sources = [path.relative_to(REPO / "site_scripts" / "browser").as_posix()
                for path in (REPO / "site_scripts" / "browser").rglob("*.mjs")]
     modules = [bundled.get(source, f"assets/lesson/browser/{source}") for source in sources]
-    modules += [f"assets/lesson/tutor/widgets/{path.name}" for path in (REPO / "site_scripts" / "tutor" / "widgets").glob("*.mjs")]
-    assert "assets/lesson/tutor/widgets/shown_graph.mjs" in modules
+    modules += [f"assets/lesson/tutor/figures/{path.name}" for path in (REPO / "site_scripts" / "tutor" / "figures").glob("*.mjs")]
+    assert "assets/lesson/browser/figures/shown-graph.mjs" in modules
     assert sorted(set(modules) - set(build["files"])) == []
     assert all(build["bytes"][path] == (built_site / path).stat().st_size for path in modules)

@@ -163,7 +163,7 @@ def test_markup_in_a_figure_error_message_is_shown_as_text(watched, site_url):
     open_lesson(page, site_url, "derivatives/")
     # The blocks and the figures share one Python: a block replaces the figure's model function by one
     # whose error message is markup, as a reader's experiment might.
-    set_code(block(page, 1), "import tutor.widgets.mystery_curve as model\n"
+    set_code(block(page, 1), "import tutor.figures.mystery_curve as model\n"
                              "def move_point(state, x):\n"
                              f"    raise ValueError({HOSTILE_MARKUP[0]!r})\n"
                              "model.move_point = move_point\n")
@@ -171,7 +171,7 @@ def test_markup_in_a_figure_error_message_is_shown_as_text(watched, site_url):
     figure = page.get_by_role("group", name="A formula you can evaluate but not picture", exact=True)
     figure.get_by_role("slider").press("End")
     expect(figure.get_by_role("alert")).to_have_text(HOSTILE_MARKUP[0], timeout=PYTHON_TIMEOUT_MS)
-    assert figure.locator(".widget__messages img").count() == 0
+    assert figure.locator(".figure__messages img").count() == 0
     assert page.evaluate("() => window.hostileRan") is None
     assert watched.dialogs == []
     assert violations(page) == []

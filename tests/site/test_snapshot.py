@@ -126,7 +126,7 @@ def test_the_build_made_a_snapshot_of_this_engine_within_the_download_budget(bui
     assert header["format"] == "lesson-python-snapshot/1"
     assert header["pyodide"] == package["devDependencies"]["pyodide"]
     assert header["engine"] == hashlib.sha256(ENGINE.read_bytes()).hexdigest()
-    assert {"tinygrad", "tutor.session", "tutor.widgets.x_times_x"} <= set(header["modules"])
+    assert {"tinygrad", "tutor.session", "tutor.figures.x_times_x"} <= set(header["modules"])
     assert header["warmUp"] == session.warm_up()  # the maker ran the warm-up block, and it printed as in CPython
     assert len(snapshot) <= 4_000_000  # issue #10: a cold visit grows by at most 4 MB
 

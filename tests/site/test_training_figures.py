@@ -5,7 +5,7 @@ What it is: "Loss landscape", "XOR decision surface", "Gradients of all 17 param
 of a gradient", each found by its title, driven by mouse and keyboard like a reader, the numbers it
 shows read back and checked against the same model under CPython or the issue; every figure of the
 site at phone width (375 px) without sideways scrolling.
-What it is not: the models' arithmetic (tests/tutor/widgets/test_training_models.py).
+What it is not: the models' arithmetic (tests/tutor/figures/test_training_models.py).
 """
 import pytest
 from playwright.sync_api import expect
@@ -15,22 +15,22 @@ from test_figures import (TITLES, button, clean_run, cpython_model, figure_page,
 
 
 def description(figure):
-    return settled(figure).locator(".widget__description").inner_text()
+    return settled(figure).locator(".figure__description").inner_text()
 
 
 def test_loss_landscape_steps_runs_and_shows_the_path_and_the_gradient(page, site_url, built_site, clean_run):
     figure = open_figure(page, site_url, built_site, "loss_landscape")
-    assert figure.locator(".widget__level").count() >= 8  # level lines drawn from the grid
+    assert figure.locator(".figure__level").count() >= 8  # level lines drawn from the grid
     assert readout(figure, "dL/dw") == "−24" and readout(figure, "dL/db") == "−11"
     button(figure, "Step").click()
     assert (readout(figure, "w"), readout(figure, "b"), readout(figure, "Steps")) == ("0.2", "0.55", "1")
     assert "w = 0.2, b = 0.55" in description(figure)
-    expect(figure.locator(".widget__path")).to_have_count(1)
-    expect(figure.locator("line.widget__gradient-arrow")).to_have_count(1)
+    expect(figure.locator(".figure__path")).to_have_count(1)
+    expect(figure.locator("line.figure__gradient-arrow")).to_have_count(1)
     button(figure, "Run 100 steps").click()
     assert readout(figure, "Steps") == "101"
     assert abs(shown_number(readout(figure, "w")) - 2) < 0.02 and abs(shown_number(readout(figure, "b")) - 1) < 0.03
-    assert figure.locator(".widget__level").count() >= 8  # the first state's grid is kept
+    assert figure.locator(".figure__level").count() >= 8  # the first state's grid is kept
 
     figure.get_by_role("slider", name="Learning rate").fill("0.3")
     settled(figure)
@@ -42,9 +42,9 @@ def test_loss_landscape_steps_runs_and_shows_the_path_and_the_gradient(page, sit
 
 def test_loss_landscape_start_point_by_click_and_by_keyboard(page, site_url, built_site, clean_run):
     figure = open_figure(page, site_url, built_site, "loss_landscape")
-    landscape = figure.locator(".widget__landscape")
+    landscape = figure.locator(".figure__landscape")
     landscape.scroll_into_view_if_needed()
-    frame = landscape.locator(".widget__frame").bounding_box()
+    frame = landscape.locator(".figure__frame").bounding_box()
     # The frame spans w from −2 to 6 and b from −3 to 5: its upper right quarter point is w = 4, b = 3.
     page.mouse.click(frame["x"] + 0.75 * frame["width"], frame["y"] + 0.25 * frame["height"])
     assert readout(figure, "Steps") == "0"
@@ -77,8 +77,8 @@ def test_loss_landscape_start_point_by_click_and_by_keyboard(page, site_url, bui
 def test_xor_surface_learns_with_four_neurons_and_stalls_with_two(page, site_url, built_site, clean_run):
     model = cpython_model("xor_surface")
     figure = open_figure(page, site_url, built_site, "xor_surface")
-    expect(figure.locator(".widget__surface")).to_have_count(24 * 24)
-    expect(figure.locator(".widget__target")).to_have_count(4)
+    expect(figure.locator(".figure__surface")).to_have_count(24 * 24)
+    expect(figure.locator(".figure__target")).to_have_count(4)
     button(figure, "Train 100 steps").click()
     expected = model.train_steps(model.initial())
     assert (readout(figure, "Steps"), readout(figure, "Loss")) == ("100", expected["loss_text"])
@@ -129,7 +129,7 @@ def test_cost_of_a_gradient_from_one_to_a_thousand_parameters(page, site_url, bu
     page.keyboard.press("Home")
     assert (readout(figure, "Reverse mode"), readout(figure, "Central differences"), readout(figure, "Ratio")) == ("7", "6", "0.857")
     expect(slider).to_have_attribute("aria-valuetext", "1 parameter")
-    ticks = figure.locator(".widget__axes text").all_text_contents()
+    ticks = figure.locator(".figure__axes text").all_text_contents()
     assert {"10", "100", "1000"} <= set(ticks) and not any("e" in tick for tick in ticks if tick[:1].isdigit())
 
 
@@ -137,29 +137,29 @@ def test_cost_of_a_gradient_from_one_to_a_thousand_parameters(page, site_url, bu
 
 def test_line_fit_loss_axis_reads_10_and_100_and_has_no_step_axis_before_a_step(page, site_url, built_site, clean_run):
     figure = open_figure(page, site_url, built_site, "line_fit")
-    ticks = figure.locator(".widget__axes text").all_text_contents()
+    ticks = figure.locator(".figure__axes text").all_text_contents()
     assert "10" in ticks and "100" in ticks and "1e1" not in ticks
     assert "no steps yet" in ticks
     button(figure, "Step").click()
-    ticks = settled(figure).locator(".widget__axes text").all_text_contents()
+    ticks = settled(figure).locator(".figure__axes text").all_text_contents()
     assert "no steps yet" not in ticks
     assert "After 1 step at learning rate 0.05: w = 0.2, b = 0.55" in description(figure)
-    described_by = {svg.get_attribute("aria-describedby") for svg in figure.locator(".widget__picture svg").all()}
-    assert described_by == {figure.locator(".widget__description").get_attribute("id")}
+    described_by = {svg.get_attribute("aria-describedby") for svg in figure.locator(".figure__picture svg").all()}
+    assert described_by == {figure.locator(".figure__description").get_attribute("id")}
 
 
 def test_backprop_graph_highlights_the_value_passing_its_gradient_and_its_edges(page, site_url, built_site, clean_run):
     figure = open_figure(page, site_url, built_site, "backprop_graph")
-    expect(figure.locator(".widget__node--active")).to_have_count(0)
+    expect(figure.locator(".figure__node--active")).to_have_count(0)
     button(figure, "Seed gradient").click()
-    expect(settled(figure).locator(".widget__node--active")).to_have_attribute("data-node", "L")
+    expect(settled(figure).locator(".figure__node--active")).to_have_attribute("data-node", "L")
     button(figure, "Backpropagate one operation").click()
     button(figure, "Backpropagate one operation").click()
-    expect(settled(figure).locator(".widget__node--active")).to_have_attribute("data-node", "e")
-    expect(figure.locator(".widget__edge--active")).to_have_count(2)
+    expect(settled(figure).locator(".figure__node--active")).to_have_attribute("data-node", "e")
+    expect(figure.locator(".figure__edge--active")).to_have_count(2)
     assert "3 of 7 edges followed backward" in description(figure)
-    grad_colour = figure.locator('[data-node="e"] .widget__node-grad').evaluate("text => getComputedStyle(text).fill")
-    value_colour = figure.locator('[data-node="e"] .widget__node-value').evaluate("text => getComputedStyle(text).fill")
+    grad_colour = figure.locator('[data-node="e"] .figure__node-grad').evaluate("text => getComputedStyle(text).fill")
+    value_colour = figure.locator('[data-node="e"] .figure__node-value').evaluate("text => getComputedStyle(text).fill")
     assert (value_colour, grad_colour) == ("rgb(21, 101, 192)", "rgb(123, 31, 162)")  # blue values, purple gradients
 
 

@@ -115,7 +115,7 @@ class WebKitReader:
         try:
             return self.driver.execute_script(
                 "return `Python ${document.documentElement.dataset.pythonState}, boot ${document.documentElement.dataset.pythonBoot}; `"
-                " + [...document.querySelectorAll('[role=status], .widget__status')].map(s => s.textContent.trim()).filter(Boolean).join(' | ')")
+                " + [...document.querySelectorAll('[role=status], .figure__status')].map(s => s.textContent.trim()).filter(Boolean).join(' | ')")
         except Exception as error:  # the page is navigating, or the browser is gone
             return repr(error)
 

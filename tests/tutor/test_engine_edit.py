@@ -149,7 +149,7 @@ def a_gradient(tinygrad):
 
 def test_install_replaces_an_engine_and_figure_models_already_imported(site_packages):
     session = importlib.import_module("tutor.session")
-    paths_add_up = importlib.import_module("tutor.widgets.paths_add_up")
+    paths_add_up = importlib.import_module("tutor.figures.paths_add_up")
     assert a_gradient(importlib.import_module("tinygrad")) == 7
     installer = importlib.import_module("tutor.engine_edit")
 
@@ -158,7 +158,7 @@ def test_install_replaces_an_engine_and_figure_models_already_imported(site_pack
     assert (site_packages / "tinygrad.py").read_text(encoding="utf-8") == FORGETFUL_BACKWARD
     assert a_gradient(importlib.import_module("tinygrad")) == 3
     assert importlib.import_module("tutor.session") is session  # the worker keeps its handle
-    fresh_model = importlib.import_module("tutor.widgets.paths_add_up")
+    fresh_model = importlib.import_module("tutor.figures.paths_add_up")
     assert fresh_model is not paths_add_up
     state = fresh_model.initial()
     state = fresh_model.seed_gradient(state)
@@ -168,7 +168,7 @@ def test_install_replaces_an_engine_and_figure_models_already_imported(site_pack
 
 
 def test_figure_models_with_the_lesson_engine_agree_with_backward(site_packages):
-    model = importlib.import_module("tutor.widgets.paths_add_up")
+    model = importlib.import_module("tutor.figures.paths_add_up")
     state = model.seed_gradient(model.initial())
     while state["can_step"]:
         state = model.backpropagate_one_operation(state)
@@ -207,7 +207,7 @@ def test_experiment_1_the_tangent_keeps_its_point_with_half_the_slope(site_packa
     assert "still passes through the point on the parabola, but with half the right slope" in EDIT_ENGINE_PAGE
     assert "meets it a second time, at $x = 0$" in EDIT_ENGINE_PAGE
     importlib.import_module("tutor.engine_edit").install(FORGETFUL_BACKWARD)
-    model = importlib.import_module("tutor.widgets.secant_tangent")
+    model = importlib.import_module("tutor.figures.secant_tangent")
     for x in (5, 2, -3.5):
         tangent = model.view(x=x, h_index=0)["tangent"]
         slope, height = slope_and_height_at(tangent, x)
@@ -217,11 +217,11 @@ def test_experiment_1_the_tangent_keeps_its_point_with_half_the_slope(site_packa
 
 def test_experiment_2_the_tanh_tangent_is_wrong_except_at_one_half(site_packages):
     assert "except at $x = 0.5$, where $\\tanh(4x - 2) = 0$" in EDIT_ENGINE_PAGE
-    right = importlib.import_module("tutor.widgets.mystery_curve").value_and_slope
+    right = importlib.import_module("tutor.figures.mystery_curve").value_and_slope
     points = [-2, -1, 0, 0.25, 0.5, 0.75, 1, 2]
     right_slopes = [right(x)[1] for x in points]
     importlib.import_module("tutor.engine_edit").install(WRONG_TANH)
-    wrong = importlib.import_module("tutor.widgets.mystery_curve").value_and_slope
+    wrong = importlib.import_module("tutor.figures.mystery_curve").value_and_slope
     agree = [x for x, slope in zip(points, right_slopes) if wrong(x)[1] == pytest.approx(slope)]
     assert agree == [0.5]
 
@@ -254,32 +254,32 @@ def test_with_the_articles_engine_every_figure_show_and_an_exercise_check_work(s
     tinygrad = importlib.import_module("tinygrad")
     assert not hasattr(tinygrad.Value, "topological_order")  # the article's engine, not the lesson's
 
-    x_times_x = importlib.import_module("tutor.widgets.x_times_x")
+    x_times_x = importlib.import_module("tutor.figures.x_times_x")
     state = x_times_x.seed_output_gradient(x_times_x.evaluate(x_times_x.initial()))
     while state["can_follow"]:
         state = x_times_x.follow_next_operand(state)
     assert gradients_shown(state)["x"] == "10"
 
-    graph = stepped_to_the_end(importlib.import_module("tutor.widgets.backprop_graph"))
+    graph = stepped_to_the_end(importlib.import_module("tutor.figures.backprop_graph"))
     shown = gradients_shown(graph)
     assert {symbol: shown[symbol] for symbol in "wbxy"} == {"w": "−12", "b": "−6", "x": "−6", "y": "6"}
     # The article subtracts by adding a negation, y * −1: two more values, named by their place.
     assert len(graph["graph"]["nodes"]) == 10 and sum(symbol.startswith("#") for symbol in shown) == 2
 
-    paths = stepped_to_the_end(importlib.import_module("tutor.widgets.paths_add_up"))
+    paths = stepped_to_the_end(importlib.import_module("tutor.figures.paths_add_up"))
     assert paths["messages"][-1] == "Three paths reach a: 1 + 3 + 3 = 7. The engine's backward() gives the same a.grad."
 
     namespace = {}
     exec("from tinygrad import Value\nw, x, b, y = Value(1), Value(2), Value(0), Value(5)\n"
          "loss = (w * x + b - y) ** 2\nloss.backward()", namespace)
-    picture = importlib.import_module("tutor.widgets.expression_graph").picture(namespace["loss"], namespace)
+    picture = importlib.import_module("tutor.figures.expression_graph").picture(namespace["loss"], namespace)
     assert picture["summary"] == "Graph of loss: 10 values, 9 edges"
     final = picture["figure"]["states"][-1]
     assert final["graph"]["finished"] and gradients_shown(final)["w"] == "−12"
     assert namespace["w"].grad == -12.0  # the reader's own grads are left alone
 
     for name in ("secant_tangent", "mystery_curve", "loss_experiment", "line_fit"):
-        assert importlib.import_module(f"tutor.widgets.{name}").initial(), name
+        assert importlib.import_module(f"tutor.figures.{name}").initial(), name
 
     fit_new_line = importlib.import_module("tutor.exercises.fit_new_line")
     solved = {}

@@ -18,7 +18,7 @@ def called(module, function, page=None, **arguments):
 
 
 def test_a_figure_model_answers_its_state():
-    answer = called("tutor.widgets.x_times_x", "initial")
+    answer = called("tutor.figures.x_times_x", "initial")
     assert answer["ok"] is True and isinstance(answer["value"], dict)
 
 
@@ -26,9 +26,9 @@ def test_a_figure_model_answers_its_state():
     ("tutor.engine_edit", "install"),          # a module the page may call, but not this function
     ("tutor.session", "run"),                  # not a module the page may call
     ("os", "system"),
-    ("tutor.widgets.x_times_x", "_private"),
-    ("tutor.widgets.no_such_figure", "initial"),
-    ("tutor.widgets.x_times_x", "no_such_function"),
+    ("tutor.figures.x_times_x", "_private"),
+    ("tutor.figures.no_such_figure", "initial"),
+    ("tutor.figures.x_times_x", "no_such_function"),
 ])
 def test_only_the_allow_listed_functions_can_be_called(module, function):
     answer = called(module, function)
@@ -37,7 +37,7 @@ def test_only_the_allow_listed_functions_can_be_called(module, function):
 
 
 def test_what_the_function_raises_comes_back_as_a_structured_error_with_python_s_message():
-    answer = called("tutor.widgets.line_fit", "initial", unexpected=1)
+    answer = called("tutor.figures.line_fit", "initial", unexpected=1)
     assert answer["ok"] is False and answer["type"] == "TypeError"
     assert "unexpected" in answer["message"]
     assert answer["traceback"].endswith(answer["message"] + "\n") and "session.py" not in answer["traceback"]

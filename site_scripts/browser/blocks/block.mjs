@@ -5,7 +5,7 @@
 // only when the reader clicks or focuses the code, once a run of the block has ended, or when the reader
 // comes back to a block they edited before. Edits are saved in the browser (storage/saved-edits.mjs) and restored on the next visit,
 // with a notice when the lesson's own code changed since. A run's "graph" output items (from
-// show(value)) become figures under the output log, in order (shown_graph.mjs, loaded on first use);
+// show(value)) become figures under the output log, in order (shown-graph.mjs, loaded on first use);
 // running the block again clears them. The lesson's output, which the build writes into the block
 // (runnable_fence.py: what the lesson's code printed under CPython), stays under the code until the
 // reader runs the block or edits its code (a saved edit included), and comes back with Reset.
@@ -16,7 +16,7 @@ import { fingerprint, forgetEdit, saveEdit, savedEdit } from "../storage/saved-e
 import { button, loadEditor } from "../ui/ui.mjs";
 import { loadFailure } from "../offline/register.mjs";
 
-const SHOWN_GRAPH_URL = new URL("../../tutor/widgets/shown_graph.mjs", import.meta.url);
+const SHOWN_GRAPH_URL = new URL("../figures/shown-graph.mjs", import.meta.url);
 
 /** One runnable block: its controls, editor, status line and output. */
 export class Block {
@@ -290,7 +290,8 @@ export class Block {
   showGraph(json) {
     const place = this.figures.appendChild(document.createElement("div"));
     import(SHOWN_GRAPH_URL.href)
-      .then(({ shownGraph }) => place.replaceWith(shownGraph(json)))
+      .then(({ shownGraph }) => shownGraph(json))
+      .then((figure) => place.replaceWith(figure))
       .catch((error) => {
         place.className = "runnable__stderr";
         place.textContent = loadFailure("The drawing of this graph", error);

@@ -8,7 +8,7 @@
 // <html data-python-state="..." data-python-session="N" data-python-boot="snapshot|plain"> (the
 // last: how the current interpreter started, once ready).
 // The page never waits on Python: everything is a message.
-// What it is not: Python logic (tutor/session.py) or rendering (blocks, widgets).
+// What it is not: Python logic (tutor/session.py) or rendering (blocks, figures).
 //
 // Stop: on a cross-origin isolated page a shared interrupt flag raises KeyboardInterrupt and keeps
 // every namespace. Otherwise (a plain static host), or when the code ignores the interrupt for
@@ -164,7 +164,7 @@ class Runtime {
 
   /**
    * The page's one way to call the lesson's Python: `module`.`fn`(**kwargs), where module is a figure
-   * model ("tutor.widgets.line_fit"), "tutor.exercises" or "tutor.engine_edit" and fn one of the
+   * model ("tutor.figures.line_fit"), "tutor.exercises" or "tutor.engine_edit" and fn one of the
    * functions tutor.session allows. With `page`, the function also gets that page's namespace (the
    * exercises' checks). onStart() is called when Python starts on the call. Resolves to the function's
    * JSON-able result; rejects with a PythonCallError carrying Python's exception type and message

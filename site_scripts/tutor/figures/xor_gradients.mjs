@@ -3,7 +3,7 @@
 // neuron: the filled bar is the gradient from one backward(), the outlined bar beside it the same
 // number from central differences. What it is not: a gradient computation; both numbers come from
 // the model's state.
-import { drawing, plot, svgElement } from "./svg.mjs";
+import { drawing, plot, svgElement } from "../../browser/figures/svg.mjs";
 
 const LEFT = 56;
 const SLOT = 15; // pixels per parameter
@@ -24,19 +24,19 @@ export function mountView(figure) {
       const start = x;
       for (const bar of members) {
         const label = `${group}, ${bar.name}: backward() ${bar.backward_text}, central differences ${bar.finite_text}`;
-        chart.cell([x + 1, 0], [x + 7.5, bar.backward], "widget__bar widget__bar--backward", { "data-bar": "backward" })
+        chart.cell([x + 1, 0], [x + 7.5, bar.backward], "figure__bar figure__bar--backward", { "data-bar": "backward" })
           .append(svgElement("title", {}, label));
-        chart.cell([x + 7.5, 0], [x + 14, bar.finite], "widget__bar widget__bar--finite", { "data-bar": "finite" });
-        svg.append(svgElement("text", { x: chart.x(x + 7.5), y: 246, "text-anchor": "middle", class: "widget__group-label" }, bar.name));
+        chart.cell([x + 7.5, 0], [x + 14, bar.finite], "figure__bar figure__bar--finite", { "data-bar": "finite" });
+        svg.append(svgElement("text", { x: chart.x(x + 7.5), y: 246, "text-anchor": "middle", class: "figure__group-label" }, bar.name));
         x += SLOT;
       }
-      svg.append(svgElement("text", { x: chart.x((start + x) / 2), y: 262, "text-anchor": "middle", class: "widget__group-label" },
+      svg.append(svgElement("text", { x: chart.x((start + x) / 2), y: 262, "text-anchor": "middle", class: "figure__group-label" },
         group.replace("hidden neuron ", "h")));
       x += GAP;
     }
-    svg.append(svgElement("text", { x: LEFT + (width - LEFT - 10) / 2, y: 284, "text-anchor": "middle", class: "widget__axis-label" },
+    svg.append(svgElement("text", { x: LEFT + (width - LEFT - 10) / 2, y: 284, "text-anchor": "middle", class: "figure__axis-label" },
       "parameters, grouped by neuron"));
-    svg.append(svgElement("text", { x: LEFT + (width - LEFT - 10) / 2, y: 300, "text-anchor": "middle", class: "widget__legend" },
+    svg.append(svgElement("text", { x: LEFT + (width - LEFT - 10) / 2, y: 300, "text-anchor": "middle", class: "figure__legend" },
       "filled: backward(), outlined: central differences"));
     figure.draw(svg);
     figure.readouts([

@@ -1,7 +1,7 @@
 // x_times_x.mjs: view of the figure "x × x, traced" (model: x_times_x.py).
 // What it is: three buttons and a drawing of the engine's graph for q = x · x, whose two edges
 // both lead to x. What it is not: arithmetic; every number comes from the model's state.
-import { graphDescription, graphDrawing } from "./svg.mjs";
+import { graphDescription, graphDrawing } from "../../browser/figures/svg.mjs";
 
 export function mountView(figure) {
   figure.button("Evaluate x × x", "evaluate");

@@ -1,12 +1,12 @@
-// shown_graph.mjs: the figure that show(value) draws under a runnable block (blocks/block.mjs loads it
+// shown-graph.mjs: the figure that show(value) draws under a runnable block (blocks/block.mjs loads it
 // when a run's output holds a "graph" item).
 // What it is: a figure frame named after the value ("Graph of loss"), drawn by the view of
 // figure 5 (backprop_graph.mjs: the same buttons, boxes, edges and spoken steps). Python
-// (tutor.widgets.expression_graph) computed every state of the backward pass in advance, so the
+// (tutor.figures.expression_graph) computed every state of the backward pass in advance, so the
 // buttons only move through that list: stepping needs no Python and works while Python is busy.
 // What it is not: a source of numbers, and not a live link to the Values (re-run to see new ones).
 import { FigureFrame } from "./figure.mjs";
-import { mountView } from "./backprop_graph.mjs";
+import { loadView } from "./figures.mjs";
 
 // The state each button of backprop_graph.mjs leads to, as an index into the precomputed states.
 const NEXT_STATE = {
@@ -18,7 +18,7 @@ class ReplayedFigure extends FigureFrame {
   #states;
   #current = 0;
 
-  constructor(element, states) {
+  constructor(element, states, mountView) {
     super(element, states[0], true);
     this.#states = states;
     this.mount(mountView);
@@ -30,14 +30,16 @@ class ReplayedFigure extends FigureFrame {
   }
 }
 
-/** A new figure element for `json`, a "graph" output item: {"title", "states"} from show(). */
-export function shownGraph(json) {
+/** A new figure element for `json`, a "graph" output item: {"title", "states"} from show(); rejects
+ *  when the view of "Backpropagation on the graph" cannot be loaded. */
+export async function shownGraph(json) {
   const { title, states } = JSON.parse(json);
+  const { mountView } = await loadView("backprop_graph");
   const element = document.createElement("div");
-  element.className = "widget runnable__graph";
+  element.className = "figure runnable__graph";
   element.setAttribute("role", "group");
   element.setAttribute("aria-label", title);
-  element.appendChild(Object.assign(document.createElement("p"), { className: "widget__title", textContent: title }));
-  new ReplayedFigure(element, states);
+  element.appendChild(Object.assign(document.createElement("p"), { className: "figure__title", textContent: title }));
+  new ReplayedFigure(element, states, mountView);
   return element;
 }

@@ -15,8 +15,8 @@ from tinygrad import Value
 
 from own_thread import in_own_thread
 from tutor import session
-from tutor.widgets import expression_graph
-from tutor.widgets.display import number_text
+from tutor.figures import expression_graph
+from tutor.figures.display import number_text
 
 LOSS_BLOCK = """
 from tinygrad import Value

@@ -8,9 +8,8 @@
 // Python is ready. The starting state was computed with the lesson's engine; whenever Python
 // becomes ready with another engine than the one the figure shows (the reader's edited engine, or
 // the lesson's again after a restore), the Figure asks the model for its starting state anew.
-// (shown_graph.mjs answers requests from states Python computed in advance.)
+// (shown-graph.mjs answers requests from states Python computed in advance.)
 // What it is not: a figure. Each <name>.mjs view creates its controls and draws the state it gets.
-import { runtime } from "../../browser/runtime/runtime.mjs";
 
 const STATUS_TEXT = {
   idle: "Showing the starting state. The figure becomes interactive when Python is ready.",
@@ -34,13 +33,13 @@ export class FigureFrame {
     this.element = element;
     this.state = state;
     this.#interactive = interactive;
-    this.picture = this.#part("div", "widget__picture");
-    this.description = this.#part("p", "widget__description"); // what the picture shows, for screen readers
-    this.description.id = `widget-description-${nextControlId++}`;
-    this.readoutList = this.#part("dl", "widget__readouts");
-    this.messageList = this.#part("div", "widget__messages");
+    this.picture = this.#part("div", "figure__picture");
+    this.description = this.#part("p", "figure__description"); // what the picture shows, for screen readers
+    this.description.id = `figure-description-${nextControlId++}`;
+    this.readoutList = this.#part("dl", "figure__readouts");
+    this.messageList = this.#part("div", "figure__messages");
     this.messageList.setAttribute("aria-live", "polite");
-    this.controls = this.#part("div", "widget__controls");
+    this.controls = this.#part("div", "figure__controls");
     element.setAttribute("aria-busy", "false");
   }
 
@@ -101,12 +100,12 @@ export class FigureFrame {
 
   /** Show the model's sentences (announced politely to screen readers); `warning` marks them as a problem. */
   messages(lines, warning = false) {
-    const className = warning ? "widget__error" : "";
+    const className = warning ? "figure__error" : "";
     this.messageList.replaceChildren(...lines.map((line) => Object.assign(document.createElement("p"), { className, textContent: line })));
   }
 
   showError(text) {
-    const problem = Object.assign(document.createElement("p"), { className: "widget__error", textContent: text });
+    const problem = Object.assign(document.createElement("p"), { className: "figure__error", textContent: text });
     problem.setAttribute("role", "alert");
     this.messageList.replaceChildren(problem);
   }
@@ -122,7 +121,7 @@ export class FigureFrame {
   /** A button labelled `label` that calls `fn` with kwargs(state) (default: {state}). Returns
    *  setAvailable(flag): an unavailable button stays focusable but is marked aria-disabled. */
   button(label, fn, kwargs = (state) => ({ state }), parent = this.controls) {
-    const button = this.#register(Object.assign(document.createElement("button"), { type: "button", textContent: label, className: "md-button widget__button" }));
+    const button = this.#register(Object.assign(document.createElement("button"), { type: "button", textContent: label, className: "md-button figure__button" }));
     button.addEventListener("click", () => {
       if (button.getAttribute("aria-disabled") !== "true") this.request(fn, kwargs);
     });
@@ -133,8 +132,8 @@ export class FigureFrame {
   /** A range input labelled `label` over range {min, max, step}; moving it calls `fn` with
    *  kwargs(state, value). Returns set(value, valueText) for the view's render. */
   slider(label, range, fn, kwargs) {
-    const id = `widget-control-${nextControlId++}`;
-    const wrapper = Object.assign(document.createElement("div"), { className: "widget__slider" });
+    const id = `figure-control-${nextControlId++}`;
+    const wrapper = Object.assign(document.createElement("div"), { className: "figure__slider" });
     const caption = Object.assign(document.createElement("label"), { htmlFor: id, textContent: label });
     const input = this.#register(Object.assign(document.createElement("input"), { type: "range", id, min: range.min, max: range.max, step: range.step }));
     const shown = Object.assign(document.createElement("output"), { htmlFor: id });
@@ -153,8 +152,8 @@ export class FigureFrame {
   /** Radio buttons under the legend `legend`, one per [value, label]; choosing one calls `fn`
    *  with kwargs(state, value). Returns set(value) for the view's render. */
   radios(legend, options, fn, kwargs) {
-    const group = `widget-choice-${nextControlId++}`;
-    const fieldset = Object.assign(document.createElement("fieldset"), { className: "widget__choice" });
+    const group = `figure-choice-${nextControlId++}`;
+    const fieldset = Object.assign(document.createElement("fieldset"), { className: "figure__choice" });
     fieldset.append(Object.assign(document.createElement("legend"), { textContent: legend }));
     const inputs = options.map(([value, label]) => {
       const input = this.#register(Object.assign(document.createElement("input"), { type: "radio", name: group, value }));
@@ -177,15 +176,18 @@ export class Figure extends FigureFrame {
   #draining = false;
   #pythonReady = false;
   #engineShown = null; // the edited engine's source the state was computed with; null: the lesson's
+  #runtime;
 
-  /** Build the figure inside `element`; `mountView(figure)` adds its controls and returns render(state). */
-  constructor(element, mountView) {
+  /** Build the figure inside `element`, asking `runtime` (runtime.mjs) for Python; `mountView(figure)` adds
+   *  its controls and returns render(state). */
+  constructor(element, mountView, runtime) {
     if (!element.dataset.initial) {
-      throw new Error("its starting state is missing from the page (the build's widgets.py hook fills it in)");
+      throw new Error("its starting state is missing from the page (the build's figures.py hook fills it in)");
     }
     super(element, JSON.parse(element.dataset.initial), false);
     this.name = element.dataset.widget;
-    this.status = element.querySelector(".widget__status");
+    this.#runtime = runtime;
+    this.status = element.querySelector(".figure__status");
     this.mount(mountView);
     const unsubscribe = runtime.onStatus((status) => {
       if (!element.isConnected) { queueMicrotask(() => unsubscribe()); return; } // the page was left
@@ -203,8 +205,8 @@ export class Figure extends FigureFrame {
     if (state === "ready" || state === "running") this.#pythonReady = true;
     // The build computed the starting state with the lesson's engine: with the reader's, it is asked for
     // again as soon as the figure can be used, so it is the first request and no reader's input follows it.
-    if (this.#pythonReady && this.#engineShown !== runtime.engineSource) {
-      this.#engineShown = runtime.engineSource;
+    if (this.#pythonReady && this.#engineShown !== this.#runtime.engineSource) {
+      this.#engineShown = this.#runtime.engineSource;
       this.request("initial", () => ({}));
     }
     this.element.dataset.python = this.#pythonReady ? "ready" : "starting";
@@ -230,7 +232,7 @@ export class Figure extends FigureFrame {
     while (this.#queue.length) {
       const { fn, kwargs } = this.#queue.shift();
       try {
-        this.showState(await runtime.call(`tutor.widgets.${this.name}`, fn, kwargs(this.state)));
+        this.showState(await this.#runtime.call(`tutor.figures.${this.name}`, fn, kwargs(this.state)));
       } catch (error) {
         this.showError(error.message); // Python's message (a PythonCallError), or why the call could not run
       }

@@ -3,7 +3,7 @@
 // backward pass take (purple) against what central differences take (orange), for networks from 1
 // to 1,000 parameters, with the chosen network marked. What it is not: a count: the model walked
 // the engine's graphs.
-import { drawing, plot, svgElement } from "./svg.mjs";
+import { drawing, plot, svgElement } from "../../browser/figures/svg.mjs";
 
 export function mountView(figure) {
   const setParameters = figure.slider("Parameters", figure.state.parameters_range, "set_parameters",
@@ -16,12 +16,12 @@ export function mountView(figure) {
     const top = curves.finite[curves.finite.length - 1][1];
     const chart = plot(svg, { xRange: [1, 1000], yRange: [1, 10 ** Math.ceil(Math.log10(top))], box: [80, 10, 270, 240],
       xLabel: "parameters", yLabel: "operations", xScale: "log", yScale: "log" });
-    chart.curve(curves.finite, "widget__cost--finite");
-    chart.curve(curves.reverse, "widget__cost--reverse");
-    chart.dot([state.parameters, state.finite], "widget__cost-dot--finite", 5);
-    chart.dot([state.parameters, state.reverse], "widget__cost-dot--reverse", 5);
-    svg.append(svgElement("text", { x: 70, y: 26, class: "widget__legend" }, "orange: central differences"));
-    svg.append(svgElement("text", { x: 70, y: 40, class: "widget__legend" }, "purple: one forward + one backward pass"));
+    chart.curve(curves.finite, "figure__cost--finite");
+    chart.curve(curves.reverse, "figure__cost--reverse");
+    chart.dot([state.parameters, state.finite], "figure__cost-dot--finite", 5);
+    chart.dot([state.parameters, state.reverse], "figure__cost-dot--reverse", 5);
+    svg.append(svgElement("text", { x: 70, y: 26, class: "figure__legend" }, "orange: central differences"));
+    svg.append(svgElement("text", { x: 70, y: 40, class: "figure__legend" }, "purple: one forward + one backward pass"));
     figure.draw(svg);
     figure.readouts([
       ["Parameters", state.parameters_text], ["Forward operations", state.forward_text], ["Backward edges", state.backward_text],

@@ -1,9 +1,9 @@
 // backprop_graph.mjs: view of the figure "Backpropagation on the graph" (model: backprop_graph.py),
 // and of "Paths add up" (paths_add_up.mjs reuses it) and of the graphs show() draws under a block
-// (shown_graph.mjs): the same two buttons over another graph.
+// (shown-graph.mjs): the same two buttons over another graph.
 // What it is: the buttons and the graph drawing, from the model's state.
 // What it is not: arithmetic or layout rules (svg.mjs lays the boxes out from the edges).
-import { graphDescription, graphDrawing, nodeHeading } from "./svg.mjs";
+import { graphDescription, graphDrawing, nodeHeading } from "../../browser/figures/svg.mjs";
 
 export function mountView(figure) {
   figure.button("Seed gradient", "seed_gradient");

@@ -13,8 +13,8 @@ import math
 import pytest
 from tinygrad import MLP, Neuron, Value, train_line, train_xor
 
-from tutor.widgets import gradient_cost, line_fit, loss_landscape, xor_gradients, xor_surface
-from tutor.widgets.graph_trace import values_in_order
+from tutor.figures import gradient_cost, line_fit, loss_landscape, xor_gradients, xor_surface
+from tutor.figures.graph_trace import values_in_order
 
 
 def round_trip(state):
@@ -255,7 +255,7 @@ def test_cost_refuses_parameter_counts_beyond_the_slider(n):
 def test_pausing_the_cycle_collector_restores_it_even_after_an_error():
     import gc
 
-    from tutor.widgets.display import cycle_collector_paused
+    from tutor.figures.display import cycle_collector_paused
     assert gc.isenabled()
     with pytest.raises(ValueError):
         with cycle_collector_paused():

@@ -9,8 +9,8 @@ import json
 import pytest
 from tinygrad import Value
 
-from tutor.widgets import backprop_graph, graph_trace, paths_add_up, x_times_x
-from tutor.widgets.display import number_text
+from tutor.figures import backprop_graph, graph_trace, paths_add_up, x_times_x
+from tutor.figures.display import number_text
 
 
 def node(state, symbol):

@@ -1,12 +1,12 @@
-"""widgets.py: the MkDocs hook that fills each figure placeholder with its title and starting state.
+"""figures.py: the MkDocs hook that fills each figure placeholder with its title and starting state.
 
 What it is: a chapter holds `<div data-widget="NAME"></div>`. At build time this hook runs every
 figure model's `initial()` under CPython (in a child process, so each build sees the current
 models and engine) and rewrites the placeholder into a labelled group carrying the state as
 JSON in `data-initial`, a visible title and a status line. The page therefore shows each figure
-at once, before Python starts in the browser, with no inline script. It also links the figures'
-stylesheet (copied into assets/lesson/tutor/widgets/ by vendor.py) on every page.
-What it is not: the figures' behaviour (site_scripts/tutor/widgets/*.mjs) or their numbers (the models).
+at once, before Python starts in the browser, with no inline script.
+What it is not: the figures' behaviour (the views site_scripts/tutor/figures/*.mjs and the frame in
+site_scripts/browser/figures/) or their numbers (the models).
 """
 import html
 import json
@@ -20,26 +20,19 @@ from mkdocs.exceptions import PluginError
 from tutor_sources import figure_names  # MkDocs puts the hooks' folder on sys.path while it loads a hook
 
 REPO = Path(__file__).resolve().parents[2]
-WIDGET_NAMES = figure_names()  # the models in site_scripts/tutor/widgets/ that declare a TITLE
-STYLESHEET = "assets/lesson/tutor/widgets/widgets.css"
+FIGURE_NAMES = figure_names()  # the models in site_scripts/tutor/figures/ that declare a TITLE
 PLACEHOLDER = re.compile(r'<div(?P<before>[^>]*?)\sdata-widget="(?P<name>[^"]*)"(?P<after>[^>]*)>\s*</div>')
 STATUS = "Showing the starting state. The figure becomes interactive when Python is ready (it needs JavaScript)."
 INITIAL_STATES_SCRIPT = """
 import importlib, json, sys
 states = {}
 for name in sys.argv[1:]:
-    model = importlib.import_module("tutor.widgets." + name)
+    model = importlib.import_module("tutor.figures." + name)
     states[name] = {"title": model.TITLE, "initial": model.initial()}
 print(json.dumps(states, allow_nan=False))
 """
 
 figures = {}  # name -> {"title", "initial"}, computed once per build
-
-
-def on_config(config):
-    if STYLESHEET not in config["extra_css"]:
-        config["extra_css"].append(STYLESHEET)
-    return config
 
 
 def on_pre_build(config):
@@ -51,10 +44,10 @@ def initial_states():
     """Title and initial() of every model, computed by a fresh CPython with the repository's engine."""
     environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO / "site_scripts"), str(REPO / "engine")]),
                    "PYTHONDONTWRITEBYTECODE": "1"}
-    result = subprocess.run([sys.executable, "-c", INITIAL_STATES_SCRIPT, *WIDGET_NAMES],
+    result = subprocess.run([sys.executable, "-c", INITIAL_STATES_SCRIPT, *FIGURE_NAMES],
                             cwd=REPO, env=environment, capture_output=True, text=True)
     if result.returncode != 0:
-        raise PluginError(f"widgets.py: a figure model failed to compute its starting state:\n{result.stderr}")
+        raise PluginError(f"figures.py: a figure model failed to compute its starting state:\n{result.stderr}")
     return json.loads(result.stdout)
 
 
@@ -64,14 +57,14 @@ def on_page_content(content, page, config, files):
     def filled(match):
         name = match["name"]
         if name not in figures:
-            raise PluginError(f"widgets.py: {page.file.src_uri} asks for a figure named {name!r}; "
-                              f"the figures are {', '.join(WIDGET_NAMES)}")
+            raise PluginError(f"figures.py: {page.file.src_uri} asks for a figure named {name!r}; "
+                              f"the figures are {', '.join(FIGURE_NAMES)}")
         used[name] = used.get(name, 0) + 1
         title_id = f"figure-{name}" + (f"-{used[name]}" if used[name] > 1 else "")
         state = html.escape(json.dumps(figures[name]["initial"], ensure_ascii=False), quote=True)
-        return (f'<div{match["before"]} class="widget" data-widget="{name}"{match["after"]} role="group" '
+        return (f'<div{match["before"]} class="figure" data-widget="{name}"{match["after"]} role="group" '
                 f'aria-labelledby="{title_id}" data-initial="{state}">'
-                f'<p class="widget__title" id="{title_id}">{html.escape(figures[name]["title"])}</p>'
-                f'<p class="widget__status">{STATUS}</p></div>')
+                f'<p class="figure__title" id="{title_id}">{html.escape(figures[name]["title"])}</p>'
+                f'<p class="figure__status">{STATUS}</p></div>')
 
     return PLACEHOLDER.sub(filled, content)

@@ -9,7 +9,7 @@ import math
 import pytest
 import sympy
 
-from tutor.widgets import display, loss_experiment, mystery_curve, secant_tangent
+from tutor.figures import display, loss_experiment, mystery_curve, secant_tangent
 
 
 def turning_points(curve):

@@ -2,7 +2,7 @@
 // What it is: the "Known evaluation point x" slider, the "Reveal full curve" button and a plot
 // of the known point, its tangent and (once revealed) the curve the model sampled.
 // What it is not: the formula; the view never evaluates it.
-import { drawing, plot } from "./svg.mjs";
+import { drawing, plot } from "../../browser/figures/svg.mjs";
 
 export function mountView(figure) {
   const initial = figure.state;
@@ -14,9 +14,9 @@ export function mountView(figure) {
     const svg = drawing(560, 300, `Plot of ${state.formula} near x = ${state.x_text}${state.revealed ? ", with the full curve" : ""}`);
     const area = plot(svg, { xRange: [state.x_range.min, state.x_range.max], yRange: state.y_range,
       box: [48, 10, 496, 240], xLabel: "x", yLabel: "f(x)" });
-    if (state.revealed) area.curve(state.curve, "widget__curve");
-    area.segment(state.tangent, "widget__tangent");
-    area.dot([state.x, state.value], "widget__point");
+    if (state.revealed) area.curve(state.curve, "figure__curve");
+    area.segment(state.tangent, "figure__tangent");
+    area.dot([state.x, state.value], "figure__point");
     figure.draw(svg);
     figure.readouts([["Formula", state.formula], ["f(x)", state.value_text], ["f'(x) from backward()", state.slope_text]]);
     figure.describe(`At x = ${state.x_text}: f(x) = ${state.value_text}, slope ${state.slope_text}; `

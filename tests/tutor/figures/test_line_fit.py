@@ -10,7 +10,7 @@ import math
 import pytest
 from tinygrad import train_line
 
-from tutor.widgets import line_fit
+from tutor.figures import line_fit
 
 
 def test_starts_from_w_minus_one_b_zero_with_learning_rate_point_zero_five():

@@ -1,7 +1,7 @@
 // svg.mjs: the drawing helpers shared by every figure: SVG elements, plots with axes and curves,
 // and computation graphs laid out from the engine's edges.
 // What it is: pure rendering of numbers the Python models computed; colours come from CSS
-// classes (widgets.css), so light and dark mode follow Material's palette.
+// classes (figures.css), so light and dark mode follow Material's palette.
 // What it is not: a source of numbers. Apart from axis tick positions, nothing here computes
 // what a figure shows, and nothing here talks to Python (see figure.mjs).
 
@@ -19,7 +19,7 @@ export function svgElement(name, attributes = {}, text = null) {
 
 /** An empty, responsive <svg> of the given drawing size, described by `label` for screen readers. */
 export function drawing(width, height, label) {
-  return svgElement("svg", { viewBox: `0 0 ${width} ${height}`, width, height, class: "widget__drawing", role: "img", "aria-label": label });
+  return svgElement("svg", { viewBox: `0 0 ${width} ${height}`, width, height, class: "figure__drawing", role: "img", "aria-label": label });
 }
 
 const clamp = (pixel) => Math.max(-PIXEL_LIMIT, Math.min(PIXEL_LIMIT, pixel));
@@ -67,13 +67,13 @@ export function plot(svg, { xRange, yRange, box, xLabel, yLabel, xScale = "linea
   const [left, top, width, height] = box;
   const x = (xScale === "log" ? logarithmic : linear)(xRange, [left, left + width]);
   const y = (yScale === "log" ? logarithmic : linear)(yRange, [top + height, top]);
-  const clipId = `widget-clip-${nextId++}`;
+  const clipId = `figure-clip-${nextId++}`;
   const clip = svgElement("clipPath", { id: clipId });
   clip.append(svgElement("rect", { x: left, y: top, width, height }));
   svg.append(clip);
 
-  const axes = svgElement("g", { class: "widget__axes" });
-  axes.append(svgElement("rect", { x: left, y: top, width, height, class: "widget__frame" }));
+  const axes = svgElement("g", { class: "figure__axes" });
+  axes.append(svgElement("rect", { x: left, y: top, width, height, class: "figure__frame" }));
   const xTicks = empty !== null ? [] : xScale === "log" ? powersOfTen(xRange) : niceTicks(xRange);
   for (const tick of xTicks) {
     axes.append(svgElement("line", { x1: x(tick), x2: x(tick), y1: top + height, y2: top + height + 4 }));
@@ -81,7 +81,7 @@ export function plot(svg, { xRange, yRange, box, xLabel, yLabel, xScale = "linea
     axes.append(svgElement("text", { x: x(tick), y: top + height + 16, "text-anchor": "middle" }, label));
   }
   if (empty) {
-    axes.append(svgElement("text", { x: left + width / 2, y: top + height / 2, "text-anchor": "middle", class: "widget__empty" }, empty));
+    axes.append(svgElement("text", { x: left + width / 2, y: top + height / 2, "text-anchor": "middle", class: "figure__empty" }, empty));
   }
   const yTicks = yScale === "log" ? powersOfTen(yRange) : niceTicks(yRange, 5);
   for (const tick of yTicks) {
@@ -90,11 +90,11 @@ export function plot(svg, { xRange, yRange, box, xLabel, yLabel, xScale = "linea
     axes.append(svgElement("text", { x: left - 7, y: y(tick) + 4, "text-anchor": "end" }, label));
   }
   if (yRange[0] < 0 && yRange[1] > 0 && yScale !== "log") {
-    axes.append(svgElement("line", { x1: left, x2: left + width, y1: y(0), y2: y(0), class: "widget__zero" }));
+    axes.append(svgElement("line", { x1: left, x2: left + width, y1: y(0), y2: y(0), class: "figure__zero" }));
   }
-  axes.append(svgElement("text", { x: left + width / 2, y: top + height + 32, "text-anchor": "middle", class: "widget__axis-label" }, xLabel));
+  axes.append(svgElement("text", { x: left + width / 2, y: top + height + 32, "text-anchor": "middle", class: "figure__axis-label" }, xLabel));
   const labelX = left - 34;
-  axes.append(svgElement("text", { x: labelX, y: top + height / 2, "text-anchor": "middle", class: "widget__axis-label",
+  axes.append(svgElement("text", { x: labelX, y: top + height / 2, "text-anchor": "middle", class: "figure__axis-label",
     transform: `rotate(-90 ${labelX} ${top + height / 2})` }, yLabel));
   svg.append(axes);
 
@@ -113,7 +113,7 @@ export function plot(svg, { xRange, yRange, box, xLabel, yLabel, xScale = "linea
     segment,
     arrow: (points, className) => {
       if (arrowId === null) {
-        arrowId = `widget-arrow-${nextId++}`;
+        arrowId = `figure-arrow-${nextId++}`;
         svg.append(arrowHead(arrowId, className));
       }
       return segment(points, className, { "marker-end": `url(#${arrowId})` });
@@ -128,7 +128,7 @@ export function plot(svg, { xRange, yRange, box, xLabel, yLabel, xScale = "linea
 /** A row of drawings that wraps onto several lines on a narrow screen (each keeps its own size). */
 export function panels(...drawings) {
   const row = document.createElement("div");
-  row.className = "widget__panels";
+  row.className = "figure__panels";
   row.append(...drawings);
   return row;
 }
@@ -198,7 +198,7 @@ export function graphDrawing(graph, label) {
   const svg = drawing(width, height, label);
   const corner = (id) => [BOX.margin + column.get(id) * (BOX.width + BOX.columnGap),
     BOX.margin + 12 + row.get(id) * (BOX.height + BOX.rowGap)];
-  const arrowId = `widget-arrow-${nextId++}`;
+  const arrowId = `figure-arrow-${nextId++}`;
   svg.append(arrowHead(arrowId));
 
   const parallel = new Map(); // "parent-child" -> how many edges join that pair
@@ -218,7 +218,7 @@ function arrowHead(id, className = "") {
   const defs = svgElement("defs");
   const marker = svgElement("marker", { id, viewBox: "0 0 10 10", refX: 9, refY: 5,
     markerWidth: 10, markerHeight: 10, markerUnits: "userSpaceOnUse", orient: "auto-start-reverse" }); // one size for thin and thick lines
-  marker.append(svgElement("path", { d: "M0,0L10,5L0,10z", class: `widget__arrow-head ${className}`.trim() }));
+  marker.append(svgElement("path", { d: "M0,0L10,5L0,10z", class: `figure__arrow-head ${className}`.trim() }));
   defs.append(marker);
   return defs;
 }
@@ -232,13 +232,13 @@ function edgeDrawing(edge, [parentX, parentY], [childX, childY], bend, arrowId) 
   const control = [(start[0] + end[0]) / 2, (start[1] + end[1]) / 2 + offset];
   const middle = [(start[0] + 2 * control[0] + end[0]) / 4, (start[1] + 2 * control[1] + end[1]) / 4];
   const labelY = offset > 0 ? middle[1] + 14 : middle[1] - 22; // labels sit on the outer side of a bent edge
-  const group = svgElement("g", { class: `widget__edge widget__edge--${edge.state}${edge.active ? " widget__edge--active" : ""}`,
+  const group = svgElement("g", { class: `figure__edge figure__edge--${edge.state}${edge.active ? " figure__edge--active" : ""}`,
     "data-edge": `${edge.parent}-${edge.child}` });
   group.append(svgElement("path", { d: `M${start}Q${control} ${end}`, "marker-end": `url(#${arrowId})` }));
-  group.append(svgElement("text", { x: middle[0], y: labelY, "text-anchor": "middle", class: "widget__edge-local" },
+  group.append(svgElement("text", { x: middle[0], y: labelY, "text-anchor": "middle", class: "figure__edge-local" },
     `× ${edge.local_text}`));
   if (edge.contribution_text !== null) {
-    group.append(svgElement("text", { x: middle[0], y: labelY + 15, "text-anchor": "middle", class: "widget__edge-contribution" },
+    group.append(svgElement("text", { x: middle[0], y: labelY + 15, "text-anchor": "middle", class: "figure__edge-contribution" },
       `adds ${edge.contribution_text}`));
   }
   return group;
@@ -258,12 +258,12 @@ export const nodeHeading = (node) => (node.formula ? `${node.symbol} = ${node.fo
 
 function nodeDrawing(node, [x, y]) {
   const reached = node.grad_text !== null;
-  const group = svgElement("g", { class: `widget__node${reached ? " widget__node--reached" : ""}${node.is_active ? " widget__node--active" : ""}`,
+  const group = svgElement("g", { class: `figure__node${reached ? " figure__node--reached" : ""}${node.is_active ? " figure__node--active" : ""}`,
     "data-node": node.symbol });
   group.append(svgElement("rect", { x, y, width: BOX.width, height: BOX.height, rx: 6 }));
-  group.append(svgElement("text", { x: x + BOX.width / 2, y: y + 18, "text-anchor": "middle", class: "widget__node-name" }, nodeHeading(node)));
-  group.append(svgElement("text", { x: x + BOX.width / 2, y: y + 38, "text-anchor": "middle", "data-field": "data", class: "widget__node-value" }, `value ${node.data_text}`));
-  group.append(svgElement("text", { x: x + BOX.width / 2, y: y + 57, "text-anchor": "middle", "data-field": "grad", class: "widget__node-grad" },
+  group.append(svgElement("text", { x: x + BOX.width / 2, y: y + 18, "text-anchor": "middle", class: "figure__node-name" }, nodeHeading(node)));
+  group.append(svgElement("text", { x: x + BOX.width / 2, y: y + 38, "text-anchor": "middle", "data-field": "data", class: "figure__node-value" }, `value ${node.data_text}`));
+  group.append(svgElement("text", { x: x + BOX.width / 2, y: y + 57, "text-anchor": "middle", "data-field": "grad", class: "figure__node-grad" },
     `grad ${reached ? node.grad_text : "–"}`));
   return group;
 }

@@ -1,7 +1,7 @@
 // loss_experiment.mjs: view of the figure "The loss experiment" (model: loss_experiment.py).
 // What it is: the loss choice, the "Weight w" slider, "Reset" and "Take one step", and a plot of
 // the loss against w with the current point and its tangent. What it is not: arithmetic.
-import { drawing, plot } from "./svg.mjs";
+import { drawing, plot } from "../../browser/figures/svg.mjs";
 
 export function mountView(figure) {
   const initial = figure.state;
@@ -16,9 +16,9 @@ export function mountView(figure) {
     const svg = drawing(560, 300, `${state.loss_names[state.loss_kind]} against the weight w, at w = ${state.w_text}`);
     const area = plot(svg, { xRange: [state.w_range.min, state.w_range.max], yRange: state.plot_y,
       box: [48, 10, 496, 240], xLabel: "w", yLabel: "loss" });
-    area.curve(state.curve, "widget__curve");
-    area.segment(state.tangent, "widget__tangent");
-    area.dot(state.point, "widget__point");
+    area.curve(state.curve, "figure__curve");
+    area.segment(state.tangent, "figure__tangent");
+    area.dot(state.point, "figure__point");
     figure.draw(svg);
     figure.readouts([
       ["Weight w", state.w_text],

@@ -3,7 +3,7 @@
 // points with the current line, and the loss history on a logarithmic axis. loss_landscape.mjs
 // draws the same two plots beside its landscape (fitDrawings).
 // What it is not: the training loop; when the model says "diverged" no line is drawn.
-import { drawing, panels, plot } from "./svg.mjs";
+import { drawing, panels, plot } from "../../browser/figures/svg.mjs";
 
 /** The controls both line-fit figures share: the buttons, then the "Learning rate" slider. */
 export function trainingControls(figure, resetKwargs) {
@@ -18,13 +18,13 @@ export function trainingControls(figure, resetKwargs) {
 export function fitDrawings(state) {
   const fit = drawing(320, 270, `The four points and the line y = ${state.w_text}·x + ${state.b_text}`);
   const points = plot(fit, { xRange: state.plot_x, yRange: state.plot_y, box: [50, 10, 256, 220], xLabel: "x", yLabel: "y" });
-  if (!state.diverged_at) points.segment(state.line, "widget__line");
-  state.points.forEach((point) => points.dot(point, "widget__point", 4));
+  if (!state.diverged_at) points.segment(state.line, "figure__line");
+  state.points.forEach((point) => points.dot(point, "figure__point", 4));
   const history = drawing(320, 270, `The loss over ${state.steps_text} steps, now ${state.loss_text}`);
   const losses = plot(history, { xRange: [0, Math.max(1, state.steps)], yRange: state.history_range, box: [56, 10, 250, 220],
     xLabel: "step", yLabel: "loss", yScale: "log", empty: state.steps ? null : "no steps yet" });
-  losses.curve(state.history.map((loss, step) => [step, loss]), "widget__history");
-  if (!state.steps) losses.dot([0, state.history[0]], "widget__current", 3);
+  losses.curve(state.history.map((loss, step) => [step, loss]), "figure__history");
+  if (!state.steps) losses.dot([0, state.history[0]], "figure__current", 3);
   return [fit, history];
 }
 

@@ -1,7 +1,7 @@
 // secant_tangent.mjs: view of the figure "Secant and tangent" on f(x) = x² (model: secant_tangent.py).
 // What it is: two sliders ("Small change h" picks one of the model's h settings by index) and a
 // plot of the parabola, the orange secant and the purple tangent. What it is not: arithmetic.
-import { drawing, plot } from "./svg.mjs";
+import { drawing, plot } from "../../browser/figures/svg.mjs";
 
 export function mountView(figure) {
   const initial = figure.state;
@@ -13,10 +13,10 @@ export function mountView(figure) {
     setX(state.x, `x = ${state.x_text}`);
     const svg = drawing(560, 320, `Parabola f(x) = x² with the secant over [x, x + h] and the tangent at x = ${state.x_text}`);
     const area = plot(svg, { xRange: state.plot_x, yRange: state.plot_y, box: [48, 10, 496, 260], xLabel: "x", yLabel: "f(x) = x²" });
-    area.curve(state.curve, "widget__curve");
-    area.segment(state.tangent, "widget__tangent widget__tangent--under"); // wider, so the secant on top leaves it visible
-    area.segment(state.secant, "widget__secant");
-    state.points.forEach((point) => area.dot(point, "widget__point", 4));
+    area.curve(state.curve, "figure__curve");
+    area.segment(state.tangent, "figure__tangent figure__tangent--under"); // wider, so the secant on top leaves it visible
+    area.segment(state.secant, "figure__secant");
+    state.points.forEach((point) => area.dot(point, "figure__point", 4));
     figure.draw(svg);
     figure.readouts([
       ["Secant slope (f(x + h) − f(x)) / h", state.secant_slope_text],

@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from tutor.widgets import (gradient_cost, line_fit, loss_experiment, loss_landscape, mystery_curve, secant_tangent,
+from tutor.figures import (gradient_cost, line_fit, loss_experiment, loss_landscape, mystery_curve, secant_tangent,
                            xor_gradients, xor_surface)
 
 NOT_A_NUMBER_TEXT = re.compile(r"nan|inf", re.IGNORECASE)

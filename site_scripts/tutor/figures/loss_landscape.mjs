@@ -8,7 +8,7 @@
 // between two grid values.
 import { contours } from "../../../vendor/d3/contours.mjs";
 import { fitDrawings, fitText, trainingControls } from "./line_fit.mjs";
-import { drawing, panels, plot, svgElement } from "./svg.mjs";
+import { drawing, panels, plot, svgElement } from "../../browser/figures/svg.mjs";
 
 const BOX = [50, 10, 256, 240];
 
@@ -36,7 +36,7 @@ export function mountView(figure) {
   let area = null; // the landscape's plot, for turning a click into (w, b)
 
   const chooseStart = (event) => {
-    const svg = figure.picture.querySelector(".widget__landscape");
+    const svg = figure.picture.querySelector(".figure__landscape");
     if (!svg || !area || figure.controls.querySelector("button").disabled) return;
     const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(svg.getScreenCTM().inverse());
     const [w, b] = area.toData([point.x, point.y]);
@@ -46,7 +46,7 @@ export function mountView(figure) {
   };
   let dragging = false;
   figure.picture.addEventListener("pointerdown", (event) => {
-    if (!event.target.closest?.(".widget__landscape")) return;
+    if (!event.target.closest?.(".figure__landscape")) return;
     dragging = true;
     figure.picture.setPointerCapture(event.pointerId);
     chooseStart(event);
@@ -59,7 +59,7 @@ export function mountView(figure) {
     setStartW(state.start[0], `start w = ${state.start_w_text}`);
     setStartB(state.start[1], `start b = ${state.start_b_text}`);
     const svg = drawing(320, 290, state.description);
-    svg.classList.add("widget__landscape");
+    svg.classList.add("figure__landscape");
     area = plot(svg, { xRange: [state.w_range.min, state.w_range.max], yRange: [state.b_range.min, state.b_range.max],
       box: BOX, xLabel: "w", yLabel: "b" });
     if (state.grid && state.grid !== grid) {
@@ -67,13 +67,13 @@ export function mountView(figure) {
       lines = levelLines(grid, state.levels, area, state.w_range, state.b_range);
     }
     const layer = svg.lastChild; // the plot's clipped layer
-    for (const line of lines) layer.append(svgElement("path", { d: line.d, class: "widget__level", "data-level": line.value }));
-    area.dot(state.minimum, "widget__minimum", 4);
-    if (state.path.length > 1) area.curve(state.path, "widget__path");
-    area.dot(state.start, "widget__path-start", 4);
+    for (const line of lines) layer.append(svgElement("path", { d: line.d, class: "figure__level", "data-level": line.value }));
+    area.dot(state.minimum, "figure__minimum", 4);
+    if (state.path.length > 1) area.curve(state.path, "figure__path");
+    area.dot(state.start, "figure__path-start", 4);
     const arrowPixels = state.next_point && Math.hypot(area.x(state.next_point[0]) - area.x(state.w), area.y(state.next_point[1]) - area.y(state.b));
-    if (arrowPixels > 8) area.arrow([[state.w, state.b], state.next_point], "widget__gradient-arrow");
-    if (!state.diverged_at) area.dot([state.w, state.b], "widget__current", 4);
+    if (arrowPixels > 8) area.arrow([[state.w, state.b], state.next_point], "figure__gradient-arrow");
+    if (!state.diverged_at) area.dot([state.w, state.b], "figure__current", 4);
     figure.draw(panels(svg, ...fitDrawings(state)));
     const { readouts } = fitText(state);
     figure.readouts([...readouts, ["dL/dw", state.weight_grad_text], ["dL/db", state.bias_grad_text]]);
