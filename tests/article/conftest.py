@@ -1,30 +1,13 @@
-"""conftest.py (tests/article/): the one site build the article's tests share.
+"""conftest.py (tests/article/): the site build the article's tests read.
 
-What it is: a session fixture `site` that runs the real `mkdocs build --strict` once into a
-temporary folder (with the browser tests' own build helper from tests/site/helpers.py), for the
-address `site_address` gives, so test_build.py and test_notebooks.py look at the same build.
-What it is not: a server or a browser; these tests only read the built files.
+What it is: `site`, the session's one `mkdocs build --strict` of the real configuration (tests/conftest.py's
+`built_site`, which the browser tests serve too), built for the address `site_address` gives, so
+test_build.py, test_notebooks.py and the others look at the same build as the browsers.
+What it is not: a server or a browser; these tests only read the built files (never change them).
 """
-import sys
-from pathlib import Path
-
 import pytest
 
-SITE_TESTS = str(Path(__file__).resolve().parents[1] / "site")
-if SITE_TESTS not in sys.path:
-    sys.path.insert(0, SITE_TESTS)
-
-from helpers import build_site  # noqa: E402  (tests/site/helpers.py, found through the line above)
-
-SITE_ADDRESS = "http://127.0.0.1:8000/"
-
 
 @pytest.fixture(scope="session")
-def site_address():
-    """The address the site is built for (its site_url), which absolute links in it start with."""
-    return SITE_ADDRESS
-
-
-@pytest.fixture(scope="session")
-def site(tmp_path_factory, site_address):
-    return build_site(tmp_path_factory.mktemp("article-site"), site_address)
+def site(built_site):
+    return built_site

@@ -694,15 +694,18 @@ def format_table(rows):
     return "\n".join(text + [rule])
 
 
-def run(repeats=3, quick=False, only=None):
+def run(repeats=3, quick=False, only=None, site=None, port=None):
     """Build, serve and measure (all of MEASUREMENTS, or those named in `only`, e.g. "visits");
-    returns the rows (dicts) in table order."""
+    returns the rows (dicts) in table order. With `site`, a folder already built for
+    http://127.0.0.1:`port`/ (the tests' shared build), a copy of it is measured instead of a new build."""
     measurements = [m for m in MEASUREMENTS if not only or m.__name__.removeprefix("measure_") in only]
     repeats = 1 if quick else repeats
-    port = free_port()
-    site_url = f"http://127.0.0.1:{port}/"
     with tempfile.TemporaryDirectory(prefix="bench-") as scratch:
-        site = build_site(Path(scratch) / "site", site_url)
+        if site is None:
+            port = free_port()
+            site = build_site(Path(scratch) / "site", f"http://127.0.0.1:{port}/")
+        else:
+            site = Path(shutil.copytree(site, Path(scratch) / "site"))
         shutil.copytree(BENCHMARKS / "bare", site / BARE_FOLDER)
         with counting_server(site, port) as (url, traffic, hidden), sync_playwright() as playwright:
             bench = Bench(playwright, site, url, traffic, hidden, scratch, repeats)

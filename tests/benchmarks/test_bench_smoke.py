@@ -1,7 +1,10 @@
 """test_bench_smoke.py: proves that `./dev.sh bench` still runs and measures every row, so it cannot rot.
 
-What it is: one quick run of run_all.run(quick=True) (one repeat, no engine run inside Pyodide),
-checking that every row of the table is there with a measured number, that the chapter switch kept
+What it is: one quick run of run_all.run(quick=True) (one repeat, no engine run inside Pyodide) on a
+copy of the session's shared site build (tests/conftest.py's `built_site`, served on the port it was
+built for while the tests' own server pauses), checking that every row of the table is there with a
+measured number and its unit (and its comparison, where it has one), one verdict per target (yes or
+no where the target has a test, none where the row is only reported), that the chapter switch kept
 one interpreter with a namespace per chapter, that the cold and warm visit rows measured the site as
 shipped (snapshot boot) and the plain-boot rows the fallback, and that the table prints.
 
@@ -28,15 +31,31 @@ def test_the_benchmark_starts_as_the_command_starts_it():
     assert "--repeats" in started.stdout
 
 
+UNITS = {"ms", "bytes"}
+
+
+def measured(value):
+    """A number the benchmark measured: finite and above zero (nothing takes no time or no bytes)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value > 0
+
+
 @pytest.mark.browser
-def test_quick_benchmark_measures_every_row():
-    rows = run_all.run(quick=True)
+def test_quick_benchmark_measures_every_row(built_site, site_port, site_server):
+    with site_server.paused():  # the bench serves the build on the port it was built for
+        rows = run_all.run(quick=True, site=built_site, port=site_port)
 
     expected = set(run_all.TARGETS) - {"pyodide"}  # the run inside Pyodide is skipped by --quick
-    assert {entry["key"] for entry in rows} == expected
+    assert sorted(entry["key"] for entry in rows) == sorted(expected)  # each row once
     for entry in rows:
-        assert isinstance(entry["value"], (int, float)) and math.isfinite(entry["value"]) and entry["value"] > 0, entry
-        assert entry["met"] in (True, False, None)
+        assert measured(entry["value"]) and entry["unit"] in UNITS and entry["name"], entry
+        # A row compared with something (the bare page, the runtime alone, micrograd) has both numbers.
+        assert (entry["bare"] is None) == (entry["ratio"] is None), entry
+        assert entry["bare"] is None or (measured(entry["bare"]) and measured(entry["ratio"])), entry
+        # One verdict per target: yes or no where the target has a test, none where the row is only reported.
+        targets = run_all.TARGETS[entry["key"]]
+        assert len(entry["met_each"]) == len(targets), entry
+        for (_, test), met in zip(targets, entry["met_each"]):
+            assert met is None if test is None else isinstance(met, bool), entry
         assert all(entry["checks"].values()), entry
     switch = next(entry for entry in rows if entry["key"] == "switch")
     assert set(switch["checks"]) == {"same interpreter", "own namespace"}

@@ -1,21 +1,24 @@
 """conftest.py: fixtures for the browser tests: a built site, a local server, Chromium and a page.
 
 What it is: the shared setup for everything under tests/site. The site is built once per test
-session (so `pytest tests/site` works alone) for the exact address it is served at, because
-Material's instant navigation only follows links under `site_url`. Every request the page, its
-workers and its service workers make is recorded, so a test can assert that nothing left 127.0.0.1.
+session (`built_site`, tests/conftest.py, shared with tests/article and the benchmark's smoke test)
+for the exact address it is served at, because Material's instant navigation only follows links
+under `site_url`. A second build serves under a sub-path (`subpath_site_url`): its links, its service
+worker's scope and its precache list are written for that path, so it cannot be the same build.
+Every request the page, its workers and its service workers make is recorded, so a test can assert
+that nothing left 127.0.0.1.
 
 What it is not: a place for assertions or page-driving code (see helpers.py). Contexts block
 service workers by default so an offline worker's one-time reload cannot race a test; a module
 that tests the service worker overrides the `context_options` fixture.
 
-Fixtures: built_site, site_url, subpath_site_url, browser, context_options, page,
-requests_made, outside_requests, page_errors.
+Fixtures: site_url (serving tests/conftest.py's built_site), subpath_site_url, lesson_path, browser,
+context_options, page, requests_made, outside_requests, page_errors, clean_run.
 """
 import pytest
 from playwright.sync_api import sync_playwright
 
-from helpers import (CHROMIUM_ARGS, UI_TIMEOUT_MS, build_site, chromium_path, free_port, is_outside,
+from helpers import (CHROMIUM_ARGS, UI_TIMEOUT_MS, build_site, chromium_path, free_port, is_outside, lesson_with_blocks,
                      serve_site)
 
 SUB_PATH = "/some-repo/"
@@ -29,22 +32,10 @@ def pytest_collection_modifyitems(items):
 
 
 @pytest.fixture(scope="session")
-def site_port():
-    """The port the site is built for and served on."""
-    return free_port()
-
-
-@pytest.fixture(scope="session")
-def built_site(tmp_path_factory, site_port):
-    """The site, built once per session into a temporary folder for http://127.0.0.1:<port>/."""
-    return build_site(tmp_path_factory.mktemp("site"), f"http://127.0.0.1:{site_port}/")
-
-
-@pytest.fixture(scope="session")
-def site_url(built_site, site_port):
+def site_url(site_server):
     """Base URL of the served site, e.g. "http://127.0.0.1:PORT/" (always ends with a slash)."""
-    with serve_site(built_site, site_port) as url:
-        yield url
+    yield site_server.start()
+    site_server.stop()
 
 
 @pytest.fixture(scope="session")
@@ -55,6 +46,13 @@ def subpath_site_url(tmp_path_factory):
     directory = build_site(tmp_path_factory.mktemp("subpath-site"), url)
     with serve_site(directory, port, base=SUB_PATH) as served:
         yield served
+
+
+@pytest.fixture(scope="session")
+def lesson_path(built_site):
+    """A lesson page with at least three runnable blocks (the article decides which); tests write their own
+    code into its blocks."""
+    return lesson_with_blocks(built_site, minimum=3)
 
 
 @pytest.fixture(scope="session")
@@ -106,3 +104,11 @@ def page(browser, context_options, requests_made, outside_requests, page_errors)
     new_page.on("pageerror", lambda error: page_errors.append(str(error)))
     yield new_page
     context.close()
+
+
+@pytest.fixture
+def clean_run(outside_requests, page_errors):
+    """After the test: nothing left 127.0.0.1 and the page raised no uncaught error."""
+    yield
+    assert outside_requests == []
+    assert page_errors == []

@@ -102,6 +102,17 @@ class SiteServer:
             self.errors.close()
             self.process = self.errors = None
 
+    @contextlib.contextmanager
+    def paused(self):
+        """Leave the port free inside the `with` (stopped if it was serving, started again after)."""
+        serving = self.process is not None
+        self.stop()
+        try:
+            yield
+        finally:
+            if serving:
+                self.start()
+
 
 @contextlib.contextmanager
 def serve_site(directory, port, base="/", isolation_headers=False):
@@ -177,6 +188,13 @@ def pages_with_blocks(site_directory, minimum=1):
             relative = html_file.parent.relative_to(site_directory).as_posix()
             found.append("" if relative == "." else f"{relative}/")
     return found
+
+
+def lesson_with_blocks(site_directory, minimum):
+    """The first lesson page (as pages_with_blocks orders them) with at least `minimum` runnable blocks."""
+    candidates = pages_with_blocks(site_directory, minimum)
+    assert candidates, f"the built site has no page with {minimum} runnable blocks"
+    return candidates[0]
 
 
 def cpython_outputs(sources):
@@ -325,6 +343,51 @@ def run_then_stop(block_locator, code="while True:\n    pass"):
     wait_running(block_locator)
     press(block_locator, "Stop")
     wait_run_finished(block_locator, runs_before)
+
+
+# ---- Exercises and refused storage ------------------------------------------------------------
+
+CHECK_RESULT = re.compile(r"checks pass|did not finish|could not run")  # how every exercise check's results end
+# An init script: the browser refuses the page's localStorage, as with storage turned off.
+REFUSED_STORAGE = ("Object.defineProperty(window, 'localStorage', "
+                   "{ get() { throw new DOMException('denied', 'SecurityError'); } });")
+
+
+def press_check(panel):
+    """Press the exercise panel's Check and wait until the results replace "Running your code…"; return their text."""
+    from playwright.sync_api import expect
+    panel.get_by_role("button", name="Check", exact=True).click()
+    results = panel.get_by_role("status")
+    expect(results).to_contain_text(CHECK_RESULT, timeout=PYTHON_TIMEOUT_MS)
+    return results.text_content()
+
+
+def record_lesson_errors(page):
+    """A list that fills with the stack of every uncaught error the lesson's own scripts (assets/lesson) throw
+    in `page` (Material's own scripts do not expect refused storage; the lesson's must)."""
+    lesson_errors = []
+
+    def record_lesson_error(error):
+        if "assets/lesson" in (error.stack or ""):
+            lesson_errors.append(error.stack)
+
+    page.on("pageerror", record_lesson_error)
+    return lesson_errors
+
+
+# ---- Figures (and the graphs show() draws, which are figures too) -----------------------------
+
+def settled(figure):
+    """Wait until the figure has no request to Python pending; return it."""
+    from playwright.sync_api import expect
+    expect(figure).to_have_attribute("aria-busy", "false", timeout=PYTHON_TIMEOUT_MS)
+    return figure
+
+
+def box_gradient(figure, symbol):
+    """The gradient written in the graph box of the value `symbol` ("–" before it is reached), once settled."""
+    text = settled(figure).locator(f'[data-node="{symbol}"] [data-field="grad"]').text_content()
+    return text.removeprefix("grad ").strip()
 
 
 # ---- Other browsers: Firefox ESR (puppeteer-core over WebDriver BiDi) and WebKitGTK (Selenium) ----

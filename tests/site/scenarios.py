@@ -29,7 +29,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Callable
 
-from helpers import PYTHON_TIMEOUT_MS, cpython_outputs, pages_with_blocks, runnable_sources
+from helpers import PYTHON_TIMEOUT_MS, cpython_outputs, lesson_with_blocks, runnable_sources
 from test_figures import TITLES, figure_page
 from test_hosting import lesson_pages
 
@@ -67,7 +67,7 @@ class Lesson:
 
     @cached_property
     def block_page(self):
-        return pages_with_blocks(self.built_site, minimum=BLOCK_PAGE_MINIMUM_BLOCKS)[0]
+        return lesson_with_blocks(self.built_site, minimum=BLOCK_PAGE_MINIMUM_BLOCKS)
 
     @cached_property
     def figure_page(self):

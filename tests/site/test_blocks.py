@@ -30,14 +30,6 @@ def base_url(request):
     return request.getfixturevalue(request.param)
 
 
-@pytest.fixture(scope="module")
-def lesson_path(built_site):
-    """A page with at least two runnable blocks (the article decides which)."""
-    candidates = pages_with_blocks(built_site, minimum=2)
-    assert candidates, "the built site has no page with two runnable blocks"
-    return candidates[0]
-
-
 def assert_local_and_quiet(requests_made, outside_requests, page_errors):
     """Python booted from this site (the worker's requests were seen), nothing left 127.0.0.1,
     and the page raised no uncaught error."""

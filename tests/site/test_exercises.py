@@ -18,15 +18,14 @@ import re
 
 from playwright.sync_api import expect
 
-from helpers import PYTHON_TIMEOUT_MS, REPO, block_titled, editor_text, open_lesson, set_code, wait_blocks_mounted
+from helpers import (PYTHON_TIMEOUT_MS, REFUSED_STORAGE, REPO, block_titled, editor_text, open_lesson, record_lesson_errors,
+                     set_code, wait_blocks_mounted)
+from helpers import press_check as check  # Check under an exercise, and its results
 from tutor.exercises import cube_by_hand, relu
 from test_accessibility import AXE_SOURCE
 
-RESULT = re.compile(r"checks pass|did not finish|could not run")
 EXERCISES = [importlib.import_module(f"tutor.exercises.{path.stem}")
              for path in sorted((REPO / "site_scripts" / "tutor" / "exercises").glob("[!_]*.py"))]
-REFUSED_STORAGE = ("Object.defineProperty(window, 'localStorage', "
-                   "{ get() { throw new DOMException('denied', 'SecurityError'); } });")
 
 
 # axe-core on the exercise panels only: the whole page is test_accessibility.py's job.
@@ -45,14 +44,6 @@ def panel_violations(page):
 def panel_of(page, title):
     """The exercise panel under the block titled `title` (a group named "Checks of <title>")."""
     return page.get_by_role("group", name=f"Checks of {title}", exact=True)
-
-
-def check(panel):
-    """Press Check and wait until the results replace "Running your code…"; return the results' text."""
-    panel.get_by_role("button", name="Check", exact=True).click()
-    results = panel.get_by_role("status")
-    expect(results).to_contain_text(RESULT, timeout=PYTHON_TIMEOUT_MS)
-    return results.text_content()
 
 
 def test_check_hints_solution_and_a_solved_state_that_survives_a_reload(page, site_url, page_errors):
@@ -149,13 +140,7 @@ def test_checks_that_never_end_can_be_stopped_and_checking_goes_on(page, site_ur
 
 
 def test_a_browser_that_refuses_storage_still_checks(page, site_url):
-    lesson_errors = []  # Material's own scripts do not expect refused storage; the lesson's must
-
-    def record_lesson_error(error):
-        if "assets/lesson" in (error.stack or ""):
-            lesson_errors.append(error.stack)
-
-    page.on("pageerror", record_lesson_error)
+    lesson_errors = record_lesson_errors(page)
     page.add_init_script(REFUSED_STORAGE)
     title = "Exercise: a faster fit"
     open_lesson(page, site_url, "training/")

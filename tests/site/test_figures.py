@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from helpers import PYTHON_TIMEOUT_MS, REPO, wait_python_ready
+from helpers import PYTHON_TIMEOUT_MS, REPO, box_gradient, settled, wait_python_ready  # noqa: F401 (tests import them from here too)
 
 TITLES = {  # exactly as issue #5 names them
     "x_times_x": "x × x, traced",
@@ -79,20 +79,8 @@ def open_figure(page, site_url, built_site, name, wait_for_python=True):
     return figure
 
 
-def settled(figure):
-    """Wait until the figure has no request to Python pending; return it."""
-    expect(figure).to_have_attribute("aria-busy", "false", timeout=PYTHON_TIMEOUT_MS)
-    return figure
-
-
 def readout(figure, label):
     return settled(figure).locator(f'[data-readout="{label}"]').inner_text()
-
-
-def box_gradient(figure, symbol):
-    """The gradient written in the graph box of the value `symbol` ("–" before it is reached)."""
-    text = settled(figure).locator(f'[data-node="{symbol}"] [data-field="grad"]').text_content()
-    return text.removeprefix("grad ").strip()
 
 
 def button(figure, label):
@@ -101,14 +89,6 @@ def button(figure, label):
 
 def messages(figure):
     return settled(figure).locator(".figure__messages").inner_text()
-
-
-@pytest.fixture
-def clean_run(outside_requests, page_errors):
-    """After the test: nothing left 127.0.0.1 and the page raised no uncaught error."""
-    yield
-    assert outside_requests == []
-    assert page_errors == []
 
 
 # ---- Before Python --------------------------------------------------------------------------

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from helpers import (REPO, UI_TIMEOUT_MS, block, free_port, open_lesson, output_text, pages_with_blocks,
-                     press, python_session, run_block, serve_site, set_code, wait_not_busy,
+from helpers import (REPO, UI_TIMEOUT_MS, block, free_port, open_lesson, output_text, press,
+                     python_session, run_block, serve_site, set_code, wait_not_busy,
                      wait_output_contains, wait_run_finished, wait_running)
 from tutor.guards import SAFE_RECURSION_LIMIT
 
@@ -153,14 +153,6 @@ HOSTILE = [
     Cell("a raised recursion limit, isolated", "import sys\nsys.setrecursionlimit(10**6)\n\ndef f():\n"
          "    return f()\n\nf()", shows=("RecursionError: maximum recursion depth exceeded",), group="isolated"),
 ]
-
-
-@pytest.fixture(scope="module")
-def lesson_path(built_site):
-    """A page with at least three runnable blocks; every test writes its own code into them."""
-    candidates = pages_with_blocks(built_site, minimum=3)
-    assert candidates, "the built site has no page with three runnable blocks"
-    return candidates[0]
 
 
 @pytest.fixture(scope="module")

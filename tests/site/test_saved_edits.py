@@ -13,23 +13,14 @@ import json
 
 import pytest
 
-from helpers import (block, editor_text, open_lesson, open_editor, output_text, pages_with_blocks, press,
+from helpers import (REFUSED_STORAGE, block, editor_text, open_lesson, open_editor, output_text, press, record_lesson_errors,
                      run_block, set_code, wait_blocks_mounted)
 
 SAVED_EDIT_PREFIX = "lesson-edit:"
 STORAGE_FAILURES = {
     "full": "Storage.prototype.setItem = function () { throw new DOMException('full', 'QuotaExceededError'); };",
-    "turned off": "Object.defineProperty(window, 'localStorage', "
-                  "{ get() { throw new DOMException('denied', 'SecurityError'); } });",
+    "turned off": REFUSED_STORAGE,
 }
-
-
-@pytest.fixture(scope="module")
-def lesson_path(built_site):
-    """A page with at least two runnable blocks."""
-    candidates = pages_with_blocks(built_site, minimum=2)
-    assert candidates, "the built site has no page with two runnable blocks"
-    return candidates[0]
 
 
 def saved_keys(page):
@@ -136,13 +127,7 @@ def test_clear_my_saved_edits_forgets_every_edit(page, site_url, lesson_path, pa
 
 @pytest.mark.parametrize("failure", STORAGE_FAILURES, ids=lambda failure: failure.replace(" ", "-"))
 def test_storage_that_fails_does_not_break_the_page(page, site_url, lesson_path, failure):
-    lesson_errors = []  # Material's own scripts do not expect refused storage; the lesson's must
-
-    def record_lesson_error(error):
-        if "assets/lesson" in (error.stack or ""):
-            lesson_errors.append(error.stack)
-
-    page.on("pageerror", record_lesson_error)
+    lesson_errors = record_lesson_errors(page)
     page.add_init_script(STORAGE_FAILURES[failure])
     open_lesson(page, site_url, lesson_path)
     first = block(page, 1)

@@ -12,7 +12,7 @@ import sys
 
 from playwright.sync_api import expect
 
-from helpers import PYTHON_TIMEOUT_MS, REPO, block, open_lesson, output_text, run_block, set_code
+from helpers import PYTHON_TIMEOUT_MS, REPO, block, box_gradient, open_lesson, output_text, run_block, set_code
 from test_accessibility import serious_violations
 
 LOSS = "from tinygrad import Value\nw, x, b, y = Value(1), Value(2), Value(0), Value(5)\nloss = (w * x + b - y) ** 2\n"
@@ -31,11 +31,6 @@ def engine_gradients():
 
 def figures(block_locator):
     return block_locator.locator(".runnable__graph")
-
-
-def box_gradient(figure, symbol):
-    text = figure.locator(f'[data-node="{symbol}"] [data-field="grad"]').text_content()
-    return text.removeprefix("grad ").strip()
 
 
 def step_button(figure, label):

@@ -10,8 +10,8 @@ What it is not: the models' arithmetic (tests/tutor/figures/test_training_models
 import pytest
 from playwright.sync_api import expect
 
-from test_figures import (TITLES, button, clean_run, cpython_model, figure_page, messages, open_figure,  # noqa: F401
-                          readout, settled, shown_number)
+from test_figures import (TITLES, button, cpython_model, figure_page, messages, open_figure, readout, settled,
+                          shown_number)
 
 
 def description(figure):

@@ -18,15 +18,13 @@ import pytest
 
 import tinygrad
 from own_thread import in_own_thread
+from session_runs import run_in_session
 from tutor import guards, session
 
 
 def run(code, page="guards-page", fresh=True):
     """Run `code` as a block in CPython; (report, output text without figures, the output items)."""
-    items = []
-    report = in_own_thread(asyncio.run, session.run(page, code, lambda stream, text: items.append((stream, text)),
-                                     filename="<block 1>", fresh=fresh))
-    return report, "".join(text for stream, text in items if stream != "graph"), items
+    return run_in_session(code, page, fresh=fresh, filename="<block 1>")
 
 
 @pytest.fixture

@@ -8,12 +8,11 @@ a warm-up block that fails stops with a clear error (the build then stops).
 What it is not: the snapshot itself (tests/site/test_snapshot.py checks what the build's warm-up
 printed and that a page booted from it sees none of its names).
 """
-import asyncio
 import linecache
 
 import pytest
 
-from own_thread import in_own_thread
+from session_runs import run_in_session
 from tinygrad import Value
 from tutor import session
 
@@ -33,10 +32,9 @@ def test_warm_up_leaves_nothing_behind():
     assert set(linecache.cache) == cached_before
     assert session.waiting_run is None and session.stop_cancelled is False and session.changed_engine is False
 
-    printed = []
-    report = in_own_thread(asyncio.run, session.run("after-warm-up/", "print(sorted(n for n in dir() if not n.startswith('__')))",
-                                                    lambda stream, text: printed.append(text)))
-    assert report == "" and "".join(printed) == "['show']\n"
+    report, printed, _ = run_in_session("print(sorted(n for n in dir() if not n.startswith('__')))", "after-warm-up/",
+                                        fresh=False)
+    assert report == "" and printed == "['show']\n"
 
 
 def test_a_failing_warm_up_block_stops_with_its_error(monkeypatch):

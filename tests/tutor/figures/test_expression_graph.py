@@ -7,13 +7,12 @@ gradients equal to backward()'s, the reader's grads untouched, clear messages fo
 for too big a graph and for too many pictures in one run.
 What it is not: a test of the drawing (tests/site/test_show.py does that in Chromium).
 """
-import asyncio
 import json
 
 import pytest
 from tinygrad import Value
 
-from own_thread import in_own_thread
+from session_runs import run_in_session
 from tutor import session
 from tutor.figures import expression_graph
 from tutor.figures.display import number_text
@@ -27,12 +26,8 @@ loss = (w * x + b - y) ** 2
 
 def run(code, fresh=True):
     """Run `code` as a block of a page; return (error report, text output, [graph payloads])."""
-    items = []
-    running = session.run("test-page", code, lambda stream, text: items.append((stream, text)), fresh=fresh)
-    report = in_own_thread(asyncio.run, running)
-    text = "".join(text for stream, text in items if stream != "graph")
-    graphs = [json.loads(text) for stream, text in items if stream == "graph"]
-    return report, text, graphs
+    report, text, items = run_in_session(code, "test-page", fresh=fresh)
+    return report, text, [json.loads(text) for stream, text in items if stream == "graph"]
 
 
 def grads_of(state):
