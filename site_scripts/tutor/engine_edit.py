@@ -4,7 +4,7 @@ What it is: two jobs. `check(source)` checks a reader's edited tinygrad.py befor
 switches to it: it compiles the text, runs it as a module of its own (never registered as
 `tinygrad`, so the engine in use is untouched) and looks for the names the lesson's blocks and
 figures import and the attributes they read on a Value; it returns the verdict, {"ok", "problem"},
-which the page gets through runtime.call (tutor.session.call). `install(source)` makes the
+which the page gets through runtime.call (tutor.runtime.page_calls). `install(source)` makes the
 next `import tinygrad` load the edited text: it rewrites the installed tinygrad.py and forgets the
 engine and every lesson module already imported, so it works in a freshly booted interpreter and in
 one restored from a memory snapshot (where tinygrad and the figure models are imported already).
@@ -23,7 +23,7 @@ import traceback
 import types
 from pathlib import Path
 
-from .tracebacks import traceback_of
+from .runtime.tracebacks import traceback_of
 
 ENGINE_MODULE = "tinygrad"
 ENGINE_FILENAME = "tinygrad.py"
@@ -37,9 +37,10 @@ CHECKED_FILENAME = "tinygrad.py (your edit)"
 NEEDED_NAMES = ("Value", "MLP", "gradient_step", "train_line", "train_xor")
 NEEDED_VALUE_METHODS = ("backward", "tanh", "wrap")
 NEEDED_VALUE_ATTRIBUTES = ("data", "grad", "edges")
-# Lesson modules that stay when the engine is replaced: this one and the session the worker holds,
-# with its guards (none imports the engine). Every other tutor module may hold the old engine's Value.
-KEPT_MODULES = {"tutor", "tutor.session", "tutor.guards", "tutor.tracebacks", __name__}
+# Lesson modules that stay when the engine is replaced: the package, this module and the runtime the
+# worker holds (tutor.runtime imports no engine). Every other tutor module may hold the old engine's Value.
+RUNTIME_PACKAGE = "tutor.runtime"
+PAGE_CALLS = ("check",)  # what the page may call (tutor.runtime.page_calls)
 
 
 def problems(source):
@@ -131,7 +132,8 @@ def install(source):
 def forget_engine():
     """Drop the imported engine and every lesson module that may hold on to it from sys.modules."""
     for name in list(sys.modules):
-        if name == ENGINE_MODULE or (name.startswith("tutor.") and name not in KEPT_MODULES):
+        if name == ENGINE_MODULE or (name.startswith("tutor.") and name != __name__ and name != RUNTIME_PACKAGE
+                                     and not name.startswith(RUNTIME_PACKAGE + ".")):
             del sys.modules[name]
 
 

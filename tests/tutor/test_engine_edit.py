@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 
 from other_engines import MICROGRAD_STYLE, article_engine
-from tutor import engine_edit, session
+from tutor import engine_edit
+from tutor.runtime import page_calls
 from site_scripts.hooks import vendor
 
 REPO = Path(__file__).resolve().parents[2]
@@ -112,9 +113,9 @@ def test_the_check_leaves_the_engine_in_use_alone():
 def test_the_page_gets_the_verdict_through_the_one_call_for_any_text():
     text = ORIGINAL.replace('"""A number that records', '"""Ein Wert — ünïcode, ‘quoted’ \\\\ that records', 1)
     assert text != ORIGINAL
-    answer = json.loads(session.call("tutor.engine_edit", "check", json.dumps({"source": text})))
-    assert answer == {"ok": True, "value": {"ok": True, "problem": ""}}
-    broken = json.loads(session.call("tutor.engine_edit", "check", json.dumps({"source": "def ("})))
+    answer = page_calls.call("tutor.engine_edit", "check", {"source": text})
+    assert answer == {"ok": True, "value": {"ok": True, "problem": ""}, "error": None, "printed": ""}
+    broken = page_calls.call("tutor.engine_edit", "check", {"source": "def ("})
     assert broken["ok"] is True and broken["value"]["ok"] is False
     assert "syntax error" in broken["value"]["problem"]
 
@@ -148,7 +149,7 @@ def a_gradient(tinygrad):
 
 
 def test_install_replaces_an_engine_and_figure_models_already_imported(site_packages):
-    session = importlib.import_module("tutor.session")
+    runtime = importlib.import_module("tutor.runtime.dispatcher")
     paths_add_up = importlib.import_module("tutor.figures.paths_add_up")
     assert a_gradient(importlib.import_module("tinygrad")) == 7
     installer = importlib.import_module("tutor.engine_edit")
@@ -157,7 +158,7 @@ def test_install_replaces_an_engine_and_figure_models_already_imported(site_pack
 
     assert (site_packages / "tinygrad.py").read_text(encoding="utf-8") == FORGETFUL_BACKWARD
     assert a_gradient(importlib.import_module("tinygrad")) == 3
-    assert importlib.import_module("tutor.session") is session  # the worker keeps its handle
+    assert importlib.import_module("tutor.runtime.dispatcher") is runtime  # the worker keeps its dispatcher
     fresh_model = importlib.import_module("tutor.figures.paths_add_up")
     assert fresh_model is not paths_add_up
     state = fresh_model.initial()

@@ -17,6 +17,7 @@ from .display import checked_number, cycle_collector_paused, number_text
 from .graph_trace import values_in_order
 
 TITLE = "The cost of a gradient"
+PAGE_CALLS = ("initial", "set_parameters")
 PARAMETERS_RANGE = {"min": 1, "max": 1000, "step": 1}
 DEFAULT_PARAMETERS = 17  # as many as the lesson's XOR network has
 CURVE_SIZES = [1, 2, 3, 5, 10, 20, 50, 100, 200, 500, 1000]

@@ -16,6 +16,7 @@ from tinygrad import Value
 from .display import checked_number, number_text, state_field
 
 TITLE = "Fitting a line"
+PAGE_CALLS = ("initial", "reset", "set_learning_rate", "step")
 POINTS = [(0, 1), (1, 3), (2, 5), (3, 7)]
 START = {"w": -1.0, "b": 0.0}
 DEFAULT_LEARNING_RATE = 0.05

@@ -17,6 +17,7 @@ from . import line_fit
 from .display import checked_number, number_text, state_field
 
 TITLE = "Loss landscape"
+PAGE_CALLS = ("initial", "step", "set_learning_rate", "reset", "set_start")
 W_RANGE = {"min": -2, "max": 6, "step": 0.1}
 B_RANGE = {"min": -3, "max": 5, "step": 0.1}
 GRID_SIZE = 41  # samples along each axis, corners included

@@ -11,6 +11,7 @@ from . import xor_surface
 from .display import cycle_collector_paused, number_text, state_field
 
 TITLE = "Gradients of all 17 parameters"
+PAGE_CALLS = ("initial", "train_steps", "reset")
 SEED, HIDDEN = 42, 4
 H = 1e-5  # central differences: error about h² × the third derivative, far below 1e-6 here
 SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")

@@ -16,6 +16,7 @@ from .display import checked_number, cycle_collector_paused, number_text, state_
 from .line_fit import history_range
 
 TITLE = "XOR decision surface"
+PAGE_CALLS = ("initial", "train_steps", "reset", "set_seed", "set_hidden")
 XOR_TABLE = [((0, 0), -1), ((0, 1), 1), ((1, 0), 1), ((1, 1), -1)]
 LEARNING_RATE = 0.1
 STEPS_PER_CALL = 100
