@@ -488,7 +488,7 @@ def measure_reader_session(bench):
                         if request.url.endswith(".wasm") else None)
         bench.first_block_result_ms(page)
         first_key = urlparse(page.url).path
-        session = page.evaluate(NAMESPACE_MARK)
+        interpreter = page.evaluate(NAMESPACE_MARK)
         switches = []
         for switch in range(max(3, bench.repeats)):
             target = NEXT_CHAPTER if switch % 2 == 0 else BLOCK_CHAPTER
@@ -508,7 +508,7 @@ def measure_reader_session(bench):
         follow_link_to_figure(page, bench.site_url + LINE_FIT_CHAPTER, "line_fit")
         runs = page.evaluate(FIGURE_ROUND_TRIPS, ["line_fit", "Run 100 steps", ["reset"] * bench.repeats])
 
-    checks = {"same interpreter": len(wasm_downloads) == 1 and seen["session"] == session,
+    checks = {"same interpreter": len(wasm_downloads) == 1 and seen["interpreter"] == interpreter,
               "own namespace": not seen["here"] and seen["there"]}
     note = (f"{len(switches)} switches between {BLOCK_CHAPTER} and {NEXT_CHAPTER}; same interpreter = one wasm "
             f"download in the whole session; own namespace = a name set in {BLOCK_CHAPTER} is unseen in "
@@ -564,13 +564,13 @@ def measure_first_visit_switch(bench):
         with bench.fresh_page(service_workers="allow") as page:
             bench.first_block_result_ms(page)
             page.evaluate("() => { window.sameDocument = true; }")
-            session = page.evaluate(NAMESPACE_MARK)
+            interpreter = page.evaluate(NAMESPACE_MARK)
             switched = page.evaluate(SWITCH_CHAPTER, bench.site_url + NEXT_CHAPTER)
             if switched["state"] != "done":
                 raise RuntimeError(f"the first block of {NEXT_CHAPTER} failed: {switched['output']}")
             switches.append(switched["result"])
             same.append(page.evaluate("() => window.sameDocument === true")
-                        and page.evaluate(NAMESPACE_MARK) == session)
+                        and page.evaluate(NAMESPACE_MARK) == interpreter)
     return [row("first switch", "First visit (service worker allowed): first chapter switch -> first result",
                 median(switches), "ms", checks={"same document and interpreter": all(same)},
                 note=f"{len(switches)} first visits")]
@@ -599,7 +599,7 @@ IMPORT_RUNTIME = """const { runtime } = await import(
 NAMESPACE_MARK = """async () => {
   %s
   await runtime.run({ page: location.pathname, code: "bench_marker = 1" });
-  return runtime.session;
+  return runtime.interpreter;
 }""" % IMPORT_RUNTIME
 NAMESPACE_SEEN = """async (firstKey) => {
   %s
@@ -608,7 +608,7 @@ NAMESPACE_SEEN = """async (firstKey) => {
     await runtime.run({ page, code: "print('bench_marker' in globals())", onOutput: (_, t) => { text += t; } });
     return text.trim() === "True";
   };
-  return { session: runtime.session, here: await has_marker(location.pathname), there: await has_marker(firstKey) };
+  return { interpreter: runtime.interpreter, here: await has_marker(location.pathname), there: await has_marker(firstKey) };
 }""" % IMPORT_RUNTIME
 
 

@@ -156,7 +156,7 @@ def pages_with_blocks(site_directory, minimum=1):
 
 
 def cpython_outputs(sources):
-    """Run `sources` in order in one namespace with the same session module the browser uses, here in
+    """Run `sources` in order in one namespace with the same runner the browser uses, here in
     CPython, as the build does for the lesson's outputs (site_scripts/hooks/block_outputs.py); return
     [(ok, output_text), ...], one per block (the text a block's output log shows: the figures show()
     sends are drawn apart from it)."""
@@ -288,9 +288,9 @@ def wait_not_busy(block_locator, timeout=PYTHON_TIMEOUT_MS):
     wait_for_block(block_locator, NOT_BUSY, timeout=timeout)
 
 
-def python_session(page):
+def python_interpreter(page):
     """A number that changes every time the page's Python is replaced by a fresh interpreter."""
-    return int(page.evaluate("() => document.documentElement.dataset.pythonSession || 0"))
+    return int(page.evaluate("() => document.documentElement.dataset.pythonInterpreter || 0"))
 
 
 def run_then_stop(block_locator, code="while True:\n    pass"):

@@ -44,11 +44,11 @@ HIDDEN_ON_PURPOSE = ("python-snapshot.bin", "service-worker.js", "ServiceWorker"
 # page itself sees no error (its error and unhandledrejection listeners record nothing).
 WORKER_TERMINATED = "page error: uncaught exception: undefined"
 # A function body for the page: Python never started there, or its worker is up (runtime.mjs sets
-# data-python-session when a worker starts, data-python-boot once it is up). Both drivers wait for it
+# data-python-interpreter when a worker starts, data-python-boot once it is up). Both drivers wait for it
 # before leaving a page: one left while its worker loads cancels loads its service worker answers, and
 # Firefox reports each as a page error ("Failed to load ''. A ServiceWorker intercepted the request and
 # encountered an unexpected error."), seen when a scenario went on within ~150 ms of a reload.
-PYTHON_SETTLED = ("const data = document.documentElement.dataset; return !(Number(data.pythonSession) > 0)"
+PYTHON_SETTLED = ("const data = document.documentElement.dataset; return !(Number(data.pythonInterpreter) > 0)"
                   " || data.pythonBoot !== undefined || data.pythonState === 'error'")
 
 
@@ -94,10 +94,10 @@ def check_stop(seen, can_interrupt):
     assert "error" not in seen, seen.get("error")
     if can_interrupt:
         assert "KeyboardInterrupt" in seen["stopped"], seen["stopped"]
-        assert seen["after"]["session"] == seen["before"]["session"], "an interrupt must keep the interpreter"
+        assert seen["after"]["interpreter"] == seen["before"]["interpreter"], "an interrupt must keep the interpreter"
     else:
         assert "Re-ran blocks 1 and 2" in seen["stopped"], seen["stopped"]
-        assert seen["after"]["session"] > seen["before"]["session"], "Stop must replace the interpreter"
+        assert seen["after"]["interpreter"] > seen["before"]["interpreter"], "Stop must replace the interpreter"
         assert seen["earlierRuns"] == ["1", "1"], "a re-run must be silent"
     assert seen["check"] == "restored True\n", seen
 

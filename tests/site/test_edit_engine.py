@@ -19,7 +19,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from helpers import (PYTHON_TIMEOUT_MS, REPO, block, block_titled, python_session, python_state, run_block,
+from helpers import (PYTHON_TIMEOUT_MS, REPO, block, block_titled, python_interpreter, python_state, run_block,
                      set_code, wait_output_contains, wait_python_ready)
 from test_accessibility import serious_violations
 from test_figures import box_gradient, button, messages, open_figure, readout, settled
@@ -219,7 +219,7 @@ def test_a_tab_where_python_never_started_shows_the_banner_and_keeps_python_unst
     expect(banner).to_contain_text("runs your edited engine")
     expect(editor_here).to_contain_text("The site runs your edited engine now")
     expect(editor_here).to_contain_text("Another tab applied an edited engine, not the text shown here")
-    assert python_session(page) == 0  # no interpreter was ever created in this tab
+    assert python_interpreter(page) == 0  # no interpreter was ever created in this tab
     assert python_state(page) == "idle"
 
     # Python starts only when the reader runs a block here, and then with the engine the other tab applied.

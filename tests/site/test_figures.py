@@ -7,7 +7,7 @@ issue, or against the same model run here under CPython. Three tests use the key
 (buttons, sliders, radios). One test keeps Python from starting, to check the state every
 figure shows before Python is ready.
 
-What it is not: a test of the models' arithmetic in depth (tests/figures/ does that) or of the
+What it is not: a test of the models' arithmetic in depth (tests/tutor/figures/ does that) or of the
 runtime (test_blocks.py).
 """
 import sys

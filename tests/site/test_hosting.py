@@ -297,13 +297,13 @@ def test_a_touched_first_visit_keeps_its_document_and_python_across_chapters_unt
     wait_controlled(page)
     assert ENGINE_CHECK_OUTPUT in check_engine_runs(page)  # Python works before isolation
     assert len(loads) == 1 and not page.evaluate("crossOriginIsolated")
-    session = page.evaluate("document.documentElement.dataset.pythonSession")
+    interpreter = page.evaluate("document.documentElement.dataset.pythonInterpreter")
 
     follow_link(page, site_url + second_chapter)
     wait_blocks_mounted(page)
     assert ENGINE_CHECK_OUTPUT in check_engine_runs(page)
     assert len(loads) == 1, "moving to the next chapter reloaded the page"
-    assert page.evaluate("document.documentElement.dataset.pythonSession") == session, "Python was started again"
+    assert page.evaluate("document.documentElement.dataset.pythonInterpreter") == interpreter, "Python was started again"
     assert not page.evaluate("crossOriginIsolated")
     last = block(page, blocks(page).count())
     run_then_stop(last)

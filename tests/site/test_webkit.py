@@ -51,7 +51,7 @@ if (!window.__lessonSeen) {
 """
 PAGE_STATE = """return {
   boot: document.documentElement.dataset.pythonBoot || null,
-  session: Number(document.documentElement.dataset.pythonSession || 0),
+  interpreter: Number(document.documentElement.dataset.pythonInterpreter || 0),
   isolated: crossOriginIsolated,
   canInterrupt: crossOriginIsolated && typeof SharedArrayBuffer === "function",
   controlled: navigator.serviceWorker?.controller != null,

@@ -31,22 +31,22 @@ export class Block {
   lastResult = null; // how the last run ended: runtime.run's { ok, report, error, engineChanged }
   ranHere = false; // the output under the block is the reader's own run, not the lesson's
 
-  /** The block `element` (number `number` on its page), run by `page` (a PageRuns);
+  /** The block `element` (number `number` on its page), run by `runs` (the page's PageRuns);
    *  onStorageFailed() is called when an edit cannot be saved. */
-  constructor(element, number, page, { onStorageFailed = () => {} } = {}) {
+  constructor(element, number, runs, { onStorageFailed = () => {} } = {}) {
     this.element = element;
     this.number = number;
-    this.page = page;
+    this.runs = runs;
     this.onStorageFailed = onStorageFailed;
     this.original = element.dataset.source ?? element.querySelector("pre")?.textContent ?? "";
-    this.saved = savedEdit(page.key, number);
+    this.saved = savedEdit(runs.key, number);
     const title = element.dataset.title;
     this.label = title ? `Python: ${title}` : `Python block ${number}`;
     this.filename = title ? `<${title}>` : `<block ${number}>`;
     element.setAttribute("role", "group");
     element.setAttribute("aria-label", this.label);
     element.dataset.runs = "0";
-    element.runnableCode = () => this.code();
+    element.runnableCode = () => this.code(); // the code as the reader left it, for tests that read it
 
     this.codeView = element.querySelector("pre");
     this.codeView.tabIndex = 0;
@@ -55,10 +55,10 @@ export class Block {
 
     const bar = element.appendChild(document.createElement("div"));
     bar.className = "runnable__bar";
-    this.runButton = button(bar, "Run", "runnable__run", () => this.page.request(this));
+    this.runButton = button(bar, "Run", "runnable__run", () => this.runs.request(this));
     this.resetButton = button(bar, "Reset", "runnable__reset", () => this.reset());
-    this.stopButton = button(bar, "Stop", "runnable__stop", () => this.page.stop());
-    button(bar, "Restart Python", "runnable__restart", () => this.page.restartPython(this));
+    this.stopButton = button(bar, "Stop", "runnable__stop", () => this.runs.stop());
+    button(bar, "Restart Python", "runnable__restart", () => this.runs.restartPython(this));
     this.statusText = bar.appendChild(document.createElement("span"));
     this.statusText.className = "runnable__status";
     this.progress = bar.appendChild(document.createElement("progress"));
@@ -79,7 +79,7 @@ export class Block {
     element.addEventListener("keydown", (event) => {
       if (event.key === "Enter" && (event.ctrlKey || event.metaKey || event.shiftKey) && !this.editor) {
         event.preventDefault();
-        this.page.request(this);
+        this.runs.request(this);
       }
     });
     const unsubscribe = runtime.onStatus(() => {
@@ -147,7 +147,7 @@ export class Block {
         parent: host,
         code: this.code(),
         label: `${this.label}, code (Escape then Tab leaves the editor)`,
-        onRun: () => this.page.request(this),
+        onRun: () => this.runs.request(this),
         onChange: (code) => this.remember(code),
       });
       return readerOnCode;
@@ -168,11 +168,11 @@ export class Block {
     }
     this.saved = { code, original: fingerprint(this.original) };
     this.showLessonOutput();
-    if (!saveEdit(this.page.key, this.number, code, this.original)) this.onStorageFailed();
+    if (!saveEdit(this.runs.key, this.number, code, this.original)) this.onStorageFailed();
   }
 
   forget() {
-    forgetEdit(this.page.key, this.number);
+    forgetEdit(this.runs.key, this.number);
     this.saved = null;
   }
 

@@ -15,7 +15,7 @@
 // just not offline and with Stop restarting Python instead of interrupting it.
 import { runtime } from "../runtime/runtime.mjs";
 
-const SITE_ROOT = new URL("../../../../", import.meta.url);  // this file is <root>/assets/lesson/offline/
+const SITE_ROOT = new URL("../../../../", import.meta.url);  // this file is <root>/assets/lesson/browser/offline/
 const WORKER_URL = new URL("service-worker.js", SITE_ROOT);
 const RELOAD_FLAG = "lesson-offline:isolation-reload";
 const BUILD_TIMING = "lesson-build";  // service-worker.js names the build of each page it answers in Server-Timing
@@ -24,9 +24,9 @@ const INTERACTIONS = ["pointerdown", "keydown", "wheel", "touchstart"];
 
 let reloadReason = null;        // why this page should be reloaded, once that loses nothing
 let readerTouchedPage = false;  // any click, key, wheel or touch since this page was shown
-// runtime.session when this page was shown: if Python started since, a first visit's isolation reload
+// runtime.interpreter when this page was shown: if Python started since, a first visit's isolation reload
 // would throw away its boot and half-downloaded runtime (installing the worker is quick), so it waits.
-let pythonSessionsBefore = 0;
+let interpreterBefore = 0;
 
 // Reload only a page the reader has not touched (no edits or output to lose, no jump while reading).
 // Otherwise a new build waits for the next page they open through instant navigation; isolation waits
@@ -34,7 +34,7 @@ let pythonSessionsBefore = 0;
 // Python (about a second and a half to start again) for a faster Stop they may never need.
 function reloadWhenSafe(reason) {
   reloadReason = reloadReason || reason;
-  if (readerTouchedPage || (reloadReason === "isolation" && runtime.session > pythonSessionsBefore)) return;
+  if (readerTouchedPage || (reloadReason === "isolation" && runtime.interpreter > interpreterBefore)) return;
   if (reloadReason === "isolation") sessionStorage.setItem(RELOAD_FLAG, "1");
   location.reload();
 }
@@ -51,7 +51,7 @@ function watchNavigation(registration) {
     if (location.href === shownURL) return;
     shownURL = location.href;
     readerTouchedPage = false;
-    pythonSessionsBefore = runtime.session;
+    interpreterBefore = runtime.interpreter;
     if (reloadReason === "new build") reloadWhenSafe(reloadReason);
     else checkForNewBuild();
   });

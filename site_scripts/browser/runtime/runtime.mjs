@@ -7,16 +7,16 @@
 // tutor/runtime/contract.py): it sends the requests, reads the events, and turns every way a request
 // can end into a value with an error kind, never text to match. It reports the state of Python and
 // mirrors it on
-// <html data-python-state="..." data-python-session="N" data-python-boot="snapshot|plain"> (the
+// <html data-python-state="..." data-python-interpreter="N" data-python-boot="snapshot|plain"> (the
 // last: how the current interpreter started, once ready).
 // The page never waits on Python: everything is a message.
-// What it is not: Python logic (tutor/session.py) or rendering (blocks, figures).
+// What it is not: Python logic (tutor/runtime/) or rendering (blocks, figures).
 //
 // Stop: on a cross-origin isolated page a shared interrupt flag raises KeyboardInterrupt and keeps
 // every namespace. Otherwise (a plain static host), or when the code ignores the interrupt for
 // INTERRUPT_GRACE_MS (one long C-level operation), the worker is terminated and a fresh one boots.
 // A worker whose Python died (a fatal Pyodide error) is replaced the same way, and so is one the
-// reader asks to restart. `runtime.session` then changes and onRestart listeners hear why, so the
+// reader asks to restart. `runtime.interpreter` then changes and onRestart listeners hear why, so the
 // blocks can replay their definitions and tell the reader. The crash message says what is known (the
 // worker's kind of the fatal error: the browser's stack ran out, or the process was ended) and names a
 // deep graph of Values as the cause only when Python said, before it died, that it held or was
@@ -74,7 +74,7 @@ class Runtime {
 
   /** A number that changes whenever a new interpreter replaces the old one (all namespaces lost);
    *  0 until Python starts on this page. */
-  session = 0;
+  interpreter = 0;
 
   constructor() {
     onStoredEngineChange((source) => {
@@ -88,8 +88,8 @@ class Runtime {
     if (this.#worker) return;
     this.#nearView?.disconnect();
     this.#nearView = null;
-    this.session += 1;
-    document.documentElement.dataset.pythonSession = String(this.session);
+    this.interpreter += 1;
+    document.documentElement.dataset.pythonInterpreter = String(this.interpreter);
     delete document.documentElement.dataset.pythonBoot; // set again when this interpreter is ready
     this.#ready = new Promise((resolve, reject) => { this.#settleReady = { resolve, reject }; });
     this.#ready.catch(() => {}); // a failed start is reported through onStatus as well
@@ -247,7 +247,7 @@ class Runtime {
   #switchEngine(source, fromAnotherTab) {
     this.#engineSource = source;
     const reason = `${source === null ? "engine-restored" : "engine-edited"}${fromAnotherTab ? "-elsewhere" : ""}`;
-    if (this.session > 0) this.#restart(reason);
+    if (this.interpreter > 0) this.#restart(reason);
     for (const fn of this.#engineListeners) fn({ source, fromAnotherTab });
   }
 

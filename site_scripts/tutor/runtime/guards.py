@@ -10,7 +10,7 @@ functions the runtime calls:
   async code from synchronous code (asyncio.run()) raises NoBlockingWait, so their hints know them
   by class (hints.py), and a garbage-collector callback watches for a very deep chain of Values while
   a run builds it.
-- `repair(namespace)`, after every run, puts back Python's built-ins and the page's `show` that a
+- `repair(namespace, show)`, after every run, puts back Python's built-ins and the page's `show` that a
   block deleted or replaced, and says which.
 - `engine_changes()` says in words how a block changed the lesson's engine (a name of tinygrad that
   is no longer what tinygrad.py defines, or the file itself), for the hint to press Restart Python.

@@ -124,7 +124,7 @@ async function runBlock(page, blockHandle) {
 
 const pageState = () => ({
   boot: document.documentElement.dataset.pythonBoot || null,
-  session: Number(document.documentElement.dataset.pythonSession || 0),
+  interpreter: Number(document.documentElement.dataset.pythonInterpreter || 0),
   isolated: crossOriginIsolated,
   canInterrupt: crossOriginIsolated && typeof SharedArrayBuffer === "function",
   controlled: navigator.serviceWorker?.controller != null,
