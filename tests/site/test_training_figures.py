@@ -133,6 +133,26 @@ def test_cost_of_a_gradient_from_one_to_a_thousand_parameters(page, site_url, bu
     assert {"10", "100", "1000"} <= set(ticks) and not any("e" in tick for tick in ticks if tick[:1].isdigit())
 
 
+def test_cost_of_a_gradient_draws_forward_mode_with_its_computed_sentence(page, site_url, built_site, clean_run):
+    """Issue #28: a third line, forward mode, one pass per parameter; the sentence under it is the model's."""
+    model = cpython_model("gradient_cost")
+    figure = open_figure(page, site_url, built_site, "gradient_cost")
+    expect(figure.locator(".figure__cost--forward")).to_have_count(1)
+    assert readout(figure, "Forward mode") == model.initial()["forward_mode_text"]
+    assert model.initial()["messages"][2] in messages(figure)
+    slider = figure.get_by_role("slider", name="Parameters")
+    slider.fill("1000")
+    expected = model.set_parameters(model.initial(), 1000)
+    assert readout(figure, "Forward mode") == expected["forward_mode_text"] == "6,001,000"
+    assert expected["messages"][2] in messages(figure) and "1,000 times reverse mode" in messages(figure)
+    slider.focus()
+    page.keyboard.press("Home")
+    assert readout(figure, "Forward mode") == readout(figure, "Reverse mode")
+    assert "as many as reverse mode" in messages(figure)
+    colour = figure.locator(".figure__cost--forward").evaluate("path => getComputedStyle(path).stroke")
+    assert colour == "rgb(21, 101, 192)"  # blue, dashed: the third line
+
+
 # ---- The older figures ------------------------------------------------------------------------
 
 def test_line_fit_loss_axis_reads_10_and_100_and_has_no_step_axis_before_a_step(page, site_url, built_site, clean_run):

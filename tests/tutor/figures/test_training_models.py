@@ -11,7 +11,7 @@ import json
 import math
 
 import pytest
-from tinygrad import MLP, Neuron, Value, train_line, train_xor
+from tinygrad import MLP, Value, train_line, train_xor
 
 from tutor.figures import gradient_cost, line_fit, loss_landscape, xor_gradients, xor_surface
 from tutor.figures.graph_trace import values_in_order
@@ -211,7 +211,61 @@ def test_operation_counts_walk_the_engines_graph(n):
     assert cost["reverse"] == cost["forward"] + cost["backward"]
     assert cost["finite"] == 2 * n * cost["forward"]
     loss, parameters = gradient_cost.loss_for(n)
-    assert len(parameters) == n and len(Neuron(n - 1, __import__("random").Random(0)).parameters()) == n
+    assert len(parameters) == n == len(MLP([n - 1, 1]).parameters())
+
+
+def forward_mode_pass(loss, parameter):
+    """One pass of forward mode over the engine's graph, as dual numbers would make it: every value gets the
+    derivative of itself with respect to `parameter`, from its parents' along its edges. Returns
+    (d loss / d parameter, operations: one per computed value plus one multiply-and-add per edge)."""
+    tangent, operations = {}, 0
+    for value in values_in_order(loss):
+        if not value.edges:
+            tangent[value] = 1.0 if value is parameter else 0.0
+            continue
+        operations += 1  # the value itself, as in the forward pass
+        tangent[value] = 0.0
+        for parent, local_derivative in value.edges:
+            tangent[value] += local_derivative * tangent[parent]
+            operations += 1
+    return tangent[loss], operations
+
+
+@pytest.mark.parametrize("n", [1, 2, 17, 60, 1000])
+def test_forward_mode_is_one_pass_per_parameter_with_the_same_gradients(n):
+    loss, parameters = gradient_cost.loss_for(n)
+    loss.backward()
+    passes = [forward_mode_pass(loss, parameter) for parameter in parameters]
+    assert [derivative for derivative, _ in passes] == pytest.approx([p.grad for p in parameters], rel=1e-12, abs=1e-15)
+    cost = gradient_cost.costs(n)
+    assert sum(operations for _, operations in passes) == cost["forward_mode"] == n * cost["reverse"]
+    state = gradient_cost.set_parameters(gradient_cost.initial(), n)
+    assert state["forward_mode_text"] == f"{cost['forward_mode']:,}"
+    assert (f"{n:,} pass{'es' if n > 1 else ''} × ({cost['forward']:,} + {cost['backward']:,}) = {cost['forward_mode']:,} operations"
+            in state["messages"][2])
+    if n == 1:
+        assert "as many as reverse mode" in state["messages"][2]
+    else:
+        assert f"{n:,} times reverse mode" in state["messages"][2] and "for one loss and many parameters reverse mode wins" in state["messages"][2]
+
+
+def test_with_one_input_and_many_outputs_forward_mode_wins():
+    """The figure's other half of the sentence: one forward-mode pass gives the derivatives of every output with
+    respect to the one input; reverse mode needs a backward pass from each output, each through the
+    computation the outputs share."""
+    x = Value(0.5)
+    shared = x
+    for _ in range(20):
+        shared = (shared * 0.9 + 0.1).tanh()
+    outputs = [shared * (k + 1) for k in range(10)]
+    graph = {value for y in outputs for value in values_in_order(y)}
+    forward = sum(1 for value in graph if value.edges)
+    forward_mode = forward + sum(len(value.edges) for value in graph)  # one pass for all ten derivatives
+    reverse_mode = forward + sum(len(value.edges) for y in outputs for value in values_in_order(y))  # ten backward passes
+    assert forward_mode < reverse_mode / 5
+    for y in outputs:  # and forward mode's derivatives are backward()'s, output by output
+        y.backward()
+        assert forward_mode_pass(y, x)[0] == pytest.approx(x.grad)
 
 
 def test_the_graph_order_needs_no_topological_order_method():
@@ -243,6 +297,9 @@ def test_reverse_mode_wins_by_more_as_parameters_grow():
     assert all(later > earlier for earlier, later in zip(ratios, ratios[1:]))
     at_1000 = gradient_cost.set_parameters(state, 1000)
     assert at_1000["ratio_text"] == "667" and at_1000["finite_text"] == "4,002,000"
+    assert at_1000["forward_mode_text"] == "6,001,000"
+    assert [size for size, _ in state["curve_forward"]] == gradient_cost.CURVE_SIZES
+    assert all(forward >= reverse for (_, forward), (_, reverse) in zip(state["curve_forward"], state["curve_reverse"]))
     assert "curve_finite" not in at_1000
 
 
