@@ -36,6 +36,63 @@ def test_landscape_is_the_line_fit_state_plus_a_grid_computed_once():
     assert "grid" not in loss_landscape.set_learning_rate(after, 0.1)
 
 
+def level_crossings(grid, level, cell_pixels):
+    """Where the level line of `level` crosses each edge between two neighbouring grid values, as d3-contour's
+    linear interpolation places it: {(edge): pixels from its first end}. Edges run along rows and columns."""
+    crossings = {}
+    for direction, pixels in (("row", cell_pixels[0]), ("column", cell_pixels[1])):
+        for i in range(len(grid)):
+            for j in range(len(grid) - 1):
+                a, b = (grid[i][j], grid[i][j + 1]) if direction == "row" else (grid[j][i], grid[j + 1][i])
+                if (a >= level) != (b >= level):
+                    crossings[(direction, i, j)] = (level - a) / (b - a) * pixels
+    return crossings
+
+
+def test_the_embedded_grid_is_rounded_without_moving_a_level_line():
+    """Issue 31: the page embedded 112.14000000000001; the rounded grid draws the same level lines, to well
+    under the 0.1 px the view writes (a landscape cell is 6.4 × 6 px: BOX 256 × 240 over 40 cells)."""
+    state = loss_landscape.initial()
+    ws, bs = loss_landscape.grid_axis(loss_landscape.W_RANGE), loss_landscape.grid_axis(loss_landscape.B_RANGE)
+    exact = [[line_fit.mean_squared_error(Value(w), Value(b)).data for w in ws] for b in bs]
+    assert any(len(repr(value)) > 12 for row in exact for value in row)  # float noise such as 112.14000000000001
+    text = json.dumps(state["grid"])
+    assert all(len(number.strip("-").replace(".", "").lstrip("0")) <= loss_landscape.GRID_DIGITS
+               for number in text.replace("[", "").replace("]", "").split(", "))
+    assert len(text) < 0.45 * len(json.dumps(exact))
+    cell = (256 / (loss_landscape.GRID_SIZE - 1), 240 / (loss_landscape.GRID_SIZE - 1))
+    crossed = 0
+    for level in loss_landscape.LEVELS:
+        drawn, true = level_crossings(state["grid"], level, cell), level_crossings(exact, level, cell)
+        assert drawn.keys() == true.keys()  # the same edges crossed, for every level
+        assert max((abs(drawn[edge] - true[edge]) for edge in true), default=0) < 0.01
+        crossed += len(true)
+    assert crossed > 500  # the ten levels that cross the plotted area
+
+
+def test_the_line_figures_run_the_engines_gradient_step(monkeypatch):
+    """Each step is one pass of train_line's loop: the loss, backward() and the engine's gradient_step (here
+    replaced by one that records its call and moves the other way, as an edited engine might)."""
+    import tinygrad
+    calls = []
+
+    def uphill(parameters, learning_rate):
+        calls.append((len(parameters), learning_rate))
+        for parameter in parameters:
+            parameter.data = parameter.data + learning_rate * parameter.grad
+    monkeypatch.setattr(line_fit, "gradient_step", uphill)
+    state = line_fit.step(line_fit.initial())
+    assert calls == [(2, 0.05)]
+    w, b = Value(-1), Value(0)
+    line_fit.mean_squared_error(w, b).backward()
+    assert (state["w"], state["b"]) == (-1 + 0.05 * w.grad, 0 + 0.05 * b.grad)
+    landscape = loss_landscape.initial()
+    assert landscape["next_point"] == [-1 + 0.05 * w.grad, 0 + 0.05 * b.grad]  # the arrow shows the same step
+    monkeypatch.undo()
+    assert line_fit.gradient_step is tinygrad.gradient_step
+    assert line_fit.step(line_fit.initial())["w"] == tinygrad.train_line(steps=1)[0]
+
+
 @pytest.mark.parametrize("steps", [1, 100, 1000])
 def test_landscape_steps_are_train_lines_steps(steps):
     state = loss_landscape.initial()
