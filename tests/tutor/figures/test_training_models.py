@@ -190,6 +190,55 @@ def test_two_hidden_neurons_with_seed_seven_sit_on_a_plateau_through_step_1000()
     assert any(message.startswith("Plateau") for message in state["messages"])
 
 
+@pytest.mark.parametrize("seed, hidden", [(42, 4), (7, 2)])
+def test_hidden_outputs_are_the_engines_hidden_layer(seed, hidden):
+    state = xor_surface.train_steps(xor_surface.set_hidden(xor_surface.set_seed(xor_surface.initial(), seed), hidden))
+    network = xor_surface.network_of(seed, hidden, state["parameters"])
+    engine = [[neuron(inputs).data for neuron in network.layers[0]] for inputs, _ in xor_surface.XOR_TABLE]
+    assert [len(row) for row in state["hidden_outputs"]] == [hidden] * 4
+    for row, expected in zip(state["hidden_outputs"], engine):
+        assert row == pytest.approx(expected, abs=1e-12)
+
+
+def test_only_the_stuck_seed_has_inputs_its_hidden_layer_cannot_tell_apart():
+    """Seeds 0 to 11 with 2 hidden neurons, 1,000 steps: the figure finds two inputs with opposite targets
+    at the same hidden point, from saturated neurons, for seed 7 alone, and for the lesson's network never."""
+    found = {}
+    for seed in range(12):
+        state = xor_surface.set_hidden(xor_surface.set_seed(xor_surface.initial(), seed), 2)
+        for _ in range(10):
+            state = xor_surface.train_steps(state)
+            if state["hidden_findings"]:
+                found.setdefault(seed, state["steps"])
+    assert list(found) == [7] and found[7] <= 300
+    assert state["hidden_findings"] == [] and xor_surface.initial()["hidden_findings"] == []
+    lesson = xor_surface.initial()
+    for _ in range(10):
+        lesson = xor_surface.train_steps(lesson)
+        assert lesson["hidden_findings"] == [] and lesson["hidden_same_rows"] == []
+
+
+def test_the_stuck_network_is_saturated_not_symmetric():
+    state = xor_surface.set_hidden(xor_surface.set_seed(xor_surface.initial(), 7), 2)
+    for _ in range(10):
+        state = xor_surface.train_steps(state)
+    [finding] = state["hidden_findings"]
+    assert finding.startswith("The hidden neurons give (0, 1) and (1, 1) almost the same outputs")
+    assert "targets are +1 and −1" in finding and "Every hidden neuron is saturated there" in finding
+    assert state["hidden_same_rows"] == [1, 3]
+    h1, h2 = zip(*state["hidden_outputs"])
+    assert max(abs(a - b) for a, b in zip(h1, h2)) > 0.2  # the two neurons do different things: not symmetric
+
+
+def test_two_hidden_neurons_that_compute_the_same_thing_are_named():
+    network = MLP([2, 2, 1], seed=7)
+    parameters = [p.data for p in network.parameters()]
+    parameters[3:6] = parameters[0:3]  # hidden neuron 2 := hidden neuron 1
+    state = xor_surface.train_steps({**xor_surface.set_hidden(xor_surface.set_seed(xor_surface.initial(), 7), 2),
+                                     "parameters": parameters}, 1)
+    assert "Hidden neurons 1 and 2 give the same output at every input" in " ".join(state["hidden_findings"])
+
+
 def test_xor_surface_seed_and_hidden_neurons_start_a_new_network():
     state = xor_surface.set_seed(xor_surface.train_steps(xor_surface.initial()), 3)
     assert (state["seed"], state["steps"]) == (3, 0)
