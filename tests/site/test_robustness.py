@@ -25,7 +25,7 @@ import pytest
 from helpers import (REPO, UI_TIMEOUT_MS, block, free_port, open_lesson, output_text, pages_with_blocks,
                      press, python_session, run_block, serve_site, set_code, wait_not_busy,
                      wait_output_contains, wait_run_finished, wait_running)
-from tutor.guards import SAFE_RECURSION_LIMIT
+from tutor.runtime.guards import SAFE_RECURSION_LIMIT
 
 RESTORED = "your definitions are back"
 ENGINE_SHA256 = hashlib.sha256((REPO / "engine" / "tinygrad.py").read_bytes()).hexdigest()
@@ -36,10 +36,10 @@ FORGE = """import js, json
 def forge(**message):
     js.postMessage(js.JSON.parse(json.dumps(message)))
 for request in range(1, 300):  # whatever this run's id is, one of these claims to be its answer
-    forge(type="output", id=request, stream="stdout", text="FORGED OUTPUT")
-    forge(type="result", id=request, ok=False, error="FORGED RESULT")
-forge(type="status", state="error", message="FORGED STATUS")
-forge(type="fatal", message="Maximum call stack size exceeded")
+    forge(kind="output", id=request, stream="stdout", text="FORGED OUTPUT")
+    forge(kind="result", id=request, ok=False, report="FORGED RESULT", error={"kind": "exception", "message": "x"})
+forge(kind="status", state="error", message="FORGED STATUS")
+forge(kind="fatal", error={"kind": "stack-overflow", "message": "Maximum call stack size exceeded"})
 print("posted")"""
 
 
@@ -143,13 +143,13 @@ HOSTILE = [
     Cell("time.sleep(3), isolated", "import time\nstart = time.monotonic()\ntime.sleep(3)\n"
          "print('slept', time.monotonic() - start >= 3)", shows=("slept True",), state="done", group="isolated"),
     Cell("time.sleep(10**6), Stop, isolated", "kept = 'kept'\nimport time\ntime.sleep(10**6)",
-         stop_when="waits 11.6 days", shows=(INTERRUPTED,), hides=("Traceback",), group="isolated",
+         stop_when="waits 11.6 days", shows=(INTERRUPTED,), hides=("Traceback",), state="stopped", group="isolated",
          then=("print(kept)", "kept\n")),
     Cell("asyncio loop that never ends, Stop, isolated", "import asyncio\nkept = 'kept'\n\nasync def forever():\n"
          "    while True:\n        await asyncio.sleep(1)\n\nawait forever()", stop_when="", shows=(INTERRUPTED,),
-         hides=("Traceback",), group="isolated", then=("print(kept)", "kept\n")),
+         hides=("Traceback",), state="stopped", group="isolated", then=("print(kept)", "kept\n")),
     Cell("await asyncio.sleep(10**6), Stop, isolated", "import asyncio\nawait asyncio.sleep(10**6)",
-         stop_when="", shows=(INTERRUPTED,), group="isolated"),
+         stop_when="", shows=(INTERRUPTED,), state="stopped", group="isolated"),
     Cell("a raised recursion limit, isolated", "import sys\nsys.setrecursionlimit(10**6)\n\ndef f():\n"
          "    return f()\n\nf()", shows=("RecursionError: maximum recursion depth exceeded",), group="isolated"),
 ]

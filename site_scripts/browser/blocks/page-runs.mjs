@@ -10,7 +10,8 @@
 // reader's definitions, and the block concerned says so; a run that changed the lesson's engine
 // (tinygrad.Value = None, a rewritten tinygrad.py) is not re-run, or Restart Python could not fix it.
 // What it is not: a block's look (block.mjs) or Python (runtime.mjs runs the code).
-import { runtime } from "../runtime/runtime.mjs";
+import { ERROR } from "../runtime/contract.mjs";
+import { endedByStop, runtime } from "../runtime/runtime.mjs";
 
 /** The blocks of one page visit, the ones that have run, and the queue of runs. */
 export class PageRuns {
@@ -36,13 +37,17 @@ export class PageRuns {
   }
 
   /** Run `target` after any earlier blocks that have not run in the current interpreter. Resolves to
-   *  the result of `target`'s run ({ ok, error?, stopped? }) once it ended; never rejects. */
+   *  the result of `target`'s run (runtime.run's { ok, report, error, engineChanged }) once it ended;
+   *  never rejects. */
   request(target) {
     if (target.state !== "queued" && target.state !== "running") {
       target.setState("queued");
       const stopsSoFar = this.stops;
       this.queue = this.queue.then(() => this.runUpTo(target, stopsSoFar)).catch((error) => {
-        if (target.busy) target.finish({ ok: false, error: `The block could not run: ${error.message}` });
+        if (target.busy) {
+          target.finish({ ok: false, report: "", engineChanged: false,
+                          error: { kind: ERROR.EXCEPTION, type: error.name, message: `The block could not run: ${error.message}` } });
+        }
       });
     }
     return this.queue.then(() => target.lastResult);
@@ -78,7 +83,8 @@ export class PageRuns {
     let interrupted = false;
     for (const block of [...earlier, target]) {
       if (interrupted || this.stops !== stopsSoFar) {
-        block.finish({ ok: false, stopped: true, error: "Not run: Stop was pressed." });
+        block.finish({ ok: false, report: "", engineChanged: false,
+                       error: { kind: ERROR.STOPPED, message: "Not run: Stop was pressed." } });
         continue;
       }
       const code = block.code();
@@ -87,9 +93,9 @@ export class PageRuns {
       this.running = null;
       this.lastRun = block;
       fresh = false;
-      if (result.ok && !result.changedEngine) this.succeeded.set(block, code); // replaying it would break the engine again
+      if (result.ok && !result.engineChanged) this.succeeded.set(block, code); // replaying it would break the engine again
       else this.succeeded.delete(block);
-      const stopped = result.stopped || this.stops !== stopsSoFar;
+      const stopped = endedByStop(result.error) || this.stops !== stopsSoFar;
       if (stopped) this.stoppedWith.set(block, code);
       else this.stoppedWith.delete(block);
       const restarted = runtime.session !== this.session; // restore() follows
