@@ -149,7 +149,10 @@ SWITCH_CHAPTER = """async (href) => {
   const link = [...document.querySelectorAll("a.md-nav__link")].find((a) => a.href === href);
   const started = performance.now();
   link.click();
-  const block = await until(() => location.href === href
+  // The address may gain a #heading as soon as it changes (Material's navigation.tracking), even one
+  // of the chapter just left: compare without it.
+  const shown = () => { const here = new URL(location.href); here.hash = ""; return here.href; };
+  const block = await until(() => shown() === href
     && document.querySelector("div.runnable[data-mounted='true']:not([data-bench-old])"), "the new chapter's block");
   const mounted = performance.now() - started;
   block.querySelector("button.runnable__run").click();
@@ -159,8 +162,8 @@ SWITCH_CHAPTER = """async (href) => {
 }"""
 
 # In the page: a control of a figure -> Python -> the figure's picture replaced. Times in ms.
-FIGURE_ROUND_TRIPS = """async ([figure, control, moves]) => {
-  const figure = document.querySelector(`[data-widget="${figure}"]`);
+FIGURE_ROUND_TRIPS = """async ([name, control, moves]) => {
+  const figure = document.querySelector(`[data-widget="${name}"]`);
   const picture = figure.querySelector(".figure__picture");
   const find = (label) => {
     const caption = [...figure.querySelectorAll("label")].find((l) => l.textContent.trim() === label);
@@ -579,14 +582,14 @@ def measure_first_visit_switch(bench):
 def follow_link_to_figure(page, url, figure):
     """Click the navigation link to `url` (instant navigation), scroll to `figure`, wait until it is interactive."""
     page.evaluate("url => [...document.querySelectorAll('a.md-nav__link')].find((a) => a.href === url).click()", url)
-    page.wait_for_url(url)
+    page.wait_for_url(lambda address: urlparse(address)._replace(fragment="").geturl() == url)  # a #heading may follow
     page.locator(f'[data-widget="{figure}"]').scroll_into_view_if_needed()
     page.wait_for_function("figure => document.querySelector(`[data-widget=\"${figure}\"]`)?.dataset.python === 'ready'",
                            arg=figure, timeout=PYTHON_TIMEOUT_MS)
 
 
-SLIDER_RANGE = """([figure, label]) => {
-  const figure = document.querySelector(`[data-widget="${figure}"]`);
+SLIDER_RANGE = """([name, label]) => {
+  const figure = document.querySelector(`[data-widget="${name}"]`);
   const caption = [...figure.querySelectorAll("label")].find((l) => l.textContent.trim() === label);
   const input = document.getElementById(caption.htmlFor);
   return { min: Number(input.min), max: Number(input.max) };

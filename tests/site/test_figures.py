@@ -30,6 +30,8 @@ TITLES = {  # exactly as issue #5 names them
     "xor_surface": "XOR decision surface",
     "xor_gradients": "Gradients of all 17 parameters",
     "gradient_cost": "The cost of a gradient",
+    "backprop_by_hand": "Backpropagate by hand",  # issue #28
+    "neuron_by_hand": "A neuron by hand",
 }
 SUPERSCRIPT_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
 NO_PYTHON = """{  // the runtime's worker (named "python") becomes a stub that never answers; others still work

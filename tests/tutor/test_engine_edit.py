@@ -312,8 +312,16 @@ REFUSAL_NAMES = {
 }
 # A value for each parameter of a figure's functions (other than `state`) that has no default: the tour
 # calls every function a model lists in PAGE_CALLS once, with these, in PAGE_CALLS order, twice over.
+# A value may be a function of the current state (the by-hand figures' open box).
 TOUR_ARGUMENTS = {"parameters": 40, "learning_rate": 0.1, "count": 3, "loss_kind": "absolute", "w": 0.5,
-                  "b": 0.5, "x": 1.5, "h_index": 1, "seed": 3, "hidden": 3}
+                  "b": 0.5, "x": 1.5, "h_index": 1, "seed": 3, "hidden": 3, "choice": "paths", "text": "1",
+                  "box": lambda state: open_box(state)}
+
+
+def open_box(state):
+    """The key of the field a by-hand figure has open now (backprop_by_hand: per graph; neuron_by_hand: one form)."""
+    form = state["forms"][state["choice"]] if "forms" in state else state["form"]
+    return next(row["key"] for row in form if row["open"])
 BUILD_YOUR_OWN = re.findall(r'exercise="([a-z_]+)"', (REPO / "docs" / "build-your-own.md").read_text(encoding="utf-8"))
 
 
@@ -330,7 +338,8 @@ def toured(model):
             elif parameter.default is inspect.Parameter.empty:
                 assert parameter.name in TOUR_ARGUMENTS, (
                     f"{model.__name__}.{function}() needs {parameter.name}: add a value to TOUR_ARGUMENTS")
-                arguments[parameter.name] = TOUR_ARGUMENTS[parameter.name]
+                value = TOUR_ARGUMENTS[parameter.name]
+                arguments[parameter.name] = value(state) if callable(value) else value
         state = target(**arguments)
         states.append(state)
     return states
@@ -401,7 +410,7 @@ def test_the_trial_puts_back_the_engine_and_the_figure_models_in_use():
     import tutor.figures
     from tutor.figures import line_fit
     engine_before = sys.modules["tinygrad"]
-    assert engine_edit.problems(MUTATED["Neuron renamed"]) != ""
+    assert engine_edit.problems(MUTATED["recursive topological order"]) != ""  # refused by a figure
     assert engine_edit.problems(MUTATED["edges as lists"]) == ""
     assert sys.modules["tinygrad"] is engine_before and sys.modules["tutor.figures.line_fit"] is line_fit
     assert sys.modules["tutor.figures"] is tutor.figures and tutor.figures.line_fit is line_fit
