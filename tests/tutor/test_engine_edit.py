@@ -430,3 +430,32 @@ def test_show_and_the_exercises_are_named_when_they_cannot_use_an_engine(monkeyp
     del without_mlp.MLP
     assert trial.exercises_failure(without_mlp) == \
         "the exercise xor_seed imports MLP from tinygrad, which your engine does not define"
+
+
+def test_an_edited_engine_installed_at_configure_is_not_taken_for_a_block_s_change(site_packages, monkeypatch):
+    """configure installs the reader's engine before the guards note the engine's file: the first block
+    run with it gets no remark that it "changed the engine's file" (it did not; the page installed it).
+    Of the guards only that note is installed here (the others would change this CPython for good)."""
+    import asyncio
+
+    from own_thread import in_own_thread
+    dispatcher = importlib.import_module("tutor.runtime.dispatcher")
+    guards = importlib.import_module("tutor.runtime.guards")
+    monkeypatch.setattr(guards, "install", lambda **settings: guards.remember_engine_file())
+    printed = []
+
+    def received(text):
+        event = json.loads(text)
+        if event["kind"] == "output":
+            printed.append(event["text"])
+
+    dispatch = dispatcher.dispatcher(received)
+
+    def send(request):
+        return json.loads(in_own_thread(asyncio.run, dispatch(json.dumps(request))))
+
+    edited = ORIGINAL + "\nEDITED = 'mine'\n"
+    assert send({"kind": "configure", "id": 1, "engineSource": edited})["ok"] is True
+    result = send({"kind": "run", "id": 2, "page": "p", "code": "import tinygrad\nprint(tinygrad.EDITED)",
+                   "filename": "<block 1>", "fresh": True})
+    assert result["ok"] is True and "".join(printed) == "mine\n"

@@ -33,8 +33,7 @@ def dispatcher(send, wait=None):
         engine_source = request.get("engineSource")
         if engine_source is not None and not isinstance(engine_source, str):
             return {"ok": False, "error": error("bad-request", "configure: engineSource must be text or null")}
-        guards.install(wait=wait, on_deep_graph=lambda: emit("deep-graph"), note=output.note, flush=output.flush)
-        if engine_source is not None:
+        if engine_source is not None:  # first: the guards then note the engine's file as the page installed it
             from .. import engine_edit  # imported here: it is not needed by an interpreter that runs the lesson's
             try:
                 engine_edit.install(engine_source)
@@ -42,6 +41,7 @@ def dispatcher(send, wait=None):
                 return {"ok": False, "error": error("exception", f"your edited engine could not be installed "
                                                     f"({failure})", type=type(failure).__name__, traceback="",
                                                     hint=None)}
+        guards.install(wait=wait, on_deep_graph=lambda: emit("deep-graph"), note=output.note, flush=output.flush)
         return {"ok": True, "error": None}
 
     async def run(request):
