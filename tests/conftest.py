@@ -2,10 +2,10 @@
 
 What it is: the setup the tests share: engine/ on sys.path, exactly as a student who saved tinygrad.py
 next to their own script would import it; site_scripts/, so the Python that runs in the browser
-imports as it does there (`tutor.session`, `tutor.figures.line_fit`); the repository root, so the build
+imports as it does there (`tutor.runtime.runner`, `tutor.figures.line_fit`); the repository root, so the build
 hooks and the classroom server import as `site_scripts.<...>`; site_scripts/hooks/, where the hooks
 find each other (as MkDocs lets them while it loads one); tests/ itself, for the helpers every folder
-of tests uses (own_thread.py, session_runs.py); and tests/site/, for its helpers.py (building and
+of tests uses (own_thread.py, block_runs.py); and tests/site/, for its helpers.py (building and
 serving the site). And the one site build of a test session (`built_site`, for the address
 `site_address`, served by `site_server` on `site_port`), which tests/site, tests/article and the
 benchmark's smoke test share: `mkdocs build --strict` takes 10-60 s on the 2-core machine.

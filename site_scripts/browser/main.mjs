@@ -1,15 +1,16 @@
 // main.mjs: the lesson's one browser entry point, loaded on every page as a module script.
 // What it is: the wiring that mounts runnable blocks, exercises, figures, the engine editor and the edited-engine
 // banner on each page Material shows (document$ fires on the first load and after every instant
-// navigation) and registers the
-// offline service worker once. What it is not: behaviour; each imported module owns its own.
+// navigation), handing the mount functions the page visit's shared state (a LessonPage), and registers
+// the offline service worker once. What it is not: behaviour; each imported module owns its own.
 import { mountBlocks } from "./blocks/blocks.mjs";
 import { mountFigures } from "./figures/figures.mjs";
 import { mountExercises } from "./exercises/exercises.mjs";
 import { registerOffline } from "./offline/register.mjs";
 import { mountEngineBanner } from "./engine_edit/engine-banner.mjs";
 import { mountEngineEditor } from "./engine_edit/engine-editor.mjs";
-import { mountBuildOwn } from "./build_own/build-own.mjs";
+import { isBuildOwnChapter, mountBuildOwn } from "./build_own/build-own.mjs";
+import { lessonPage } from "./blocks/lesson-page.mjs";
 
 registerOffline();
 // Material's search dialog has no accessible name (axe: "aria-dialog-name"); the header is not
@@ -18,8 +19,11 @@ document.querySelector('.md-search[role="dialog"]:not([aria-label])')?.setAttrib
 document$.subscribe(() => {
   mountEngineBanner(document);
   mountEngineEditor(document);
-  mountBlocks(document);
-  mountExercises(document); // after mountBlocks: an exercise panel drives its block
-  mountBuildOwn(document); // after mountExercises: "Use my engine" runs the last step's checks
+  // What this visit's blocks, exercises and chapter parts share; each mount needs the one before it
+  // (it says so if not): exercise panels drive their blocks, "Use my engine" runs the last step's checks.
+  const page = lessonPage(document, { chained: isBuildOwnChapter(document) });
+  mountBlocks(page);
+  mountExercises(page);
+  mountBuildOwn(page);
   mountFigures(document);
 });

@@ -1,12 +1,14 @@
 """helpers.py: building, serving and driving the lesson site in Chromium, for the browser tests.
 
-What it is: plain functions shared by every test under tests/site: build the site into a folder,
-serve a folder with site_scripts/server/serve.py, find Chromium, and drive runnable blocks the way a
-reader does (by role and visible label). The fixtures that use them live in conftest.py.
+What it is: plain functions shared by every test under tests/site (and the benchmark): build the site
+into a folder, serve a folder with site_scripts/server/serve.py (SiteServer can stop and start again),
+find Chromium, pick lesson pages, and drive runnable blocks, figures and exercise checks the way a
+reader does (by role and visible label); and the one `clean_run` fixture. The other fixtures live in
+conftest.py (tests/ and tests/site/).
 
-What it is not: assertions. Helpers wait for the page to reach a state and return what it shows;
-the tests decide what is right. Every wait has a generous timeout because Python boots in the
-reader's browser (seconds, more on a busy machine); no helper measures speed.
+What it is not: assertions (but `clean_run`'s, after a test). Helpers wait for the page to reach a
+state and return what it shows; the tests decide what is right. Every wait has a generous timeout
+because Python boots in the reader's browser (seconds, more on a busy machine); no helper measures speed.
 """
 import contextlib
 import html.parser
@@ -22,6 +24,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 from urllib.parse import urlparse
+
+import pytest
 
 from own_thread import in_own_thread
 
@@ -198,7 +202,7 @@ def lesson_with_blocks(site_directory, minimum):
 
 
 def cpython_outputs(sources):
-    """Run `sources` in order in one namespace with the same session module the browser uses, here in
+    """Run `sources` in order in one namespace with the same runner the browser uses, here in
     CPython, as the build does for the lesson's outputs (site_scripts/hooks/block_outputs.py); return
     [(ok, output_text), ...], one per block (the text a block's output log shows: the figures show()
     sends are drawn apart from it)."""
@@ -330,9 +334,9 @@ def wait_not_busy(block_locator, timeout=PYTHON_TIMEOUT_MS):
     wait_for_block(block_locator, NOT_BUSY, timeout=timeout)
 
 
-def python_session(page):
+def python_interpreter(page):
     """A number that changes every time the page's Python is replaced by a fresh interpreter."""
-    return int(page.evaluate("() => document.documentElement.dataset.pythonSession || 0"))
+    return int(page.evaluate("() => document.documentElement.dataset.pythonInterpreter || 0"))
 
 
 def run_then_stop(block_locator, code="while True:\n    pass"):
@@ -343,6 +347,15 @@ def run_then_stop(block_locator, code="while True:\n    pass"):
     wait_running(block_locator)
     press(block_locator, "Stop")
     wait_run_finished(block_locator, runs_before)
+
+
+@pytest.fixture
+def clean_run(outside_requests, page_errors):
+    """After the test: nothing left 127.0.0.1 and the page raised no uncaught error (a fixture; conftest.py
+    offers it to every test of tests/site)."""
+    yield
+    assert outside_requests == []
+    assert page_errors == []
 
 
 # ---- Exercises and refused storage ------------------------------------------------------------
@@ -405,7 +418,6 @@ SERVICE_WORKER_PATH = "service-worker.js"
 
 def require_browser(name):
     """Skip (by hand) or fail (under CI=true) when engine `name`'s files are missing, saying what to install."""
-    import pytest
     missing = sorted({package for path, package in OTHER_BROWSER_FILES[name] if not Path(path).exists()})
     if missing:
         message = f"{name} is not installed: run ./dev.sh test (installs {', '.join(missing)})"

@@ -68,16 +68,16 @@ TAKE_RECORDED = ("const seen = window.__lessonSeen;"
                  "return seen ? [seen.problems.splice(0), seen.statusTexts.splice(0)] : [[], []]")
 PAGE_LOADED = ("return document.readyState === 'complete'"
                " && [...document.querySelectorAll('div.runnable')].every(b => b.dataset.mounted === 'true')")
-# Python never started in the page, or its worker is up (runtime.mjs sets data-python-session when a worker
+# Python never started in the page, or its worker is up (runtime.mjs sets data-python-interpreter when a worker
 # starts, data-python-boot once it is up). A reader waits for it before leaving a page: one left while its
 # worker loads cancels loads its service worker answers, and Firefox reports each as a page error ("Failed
 # to load ''. A ServiceWorker intercepted the request and encountered an unexpected error."), seen when a
 # scenario went on within ~150 ms of a reload.
-PYTHON_SETTLED = ("const data = document.documentElement.dataset; return !(Number(data.pythonSession) > 0)"
+PYTHON_SETTLED = ("const data = document.documentElement.dataset; return !(Number(data.pythonInterpreter) > 0)"
                   " || data.pythonBoot !== undefined || data.pythonState === 'error'")
 PAGE_STATE = """return {
   boot: document.documentElement.dataset.pythonBoot || null,
-  session: Number(document.documentElement.dataset.pythonSession || 0),
+  interpreter: Number(document.documentElement.dataset.pythonInterpreter || 0),
   isolated: crossOriginIsolated,
   canInterrupt: crossOriginIsolated && typeof SharedArrayBuffer === "function",
   controlled: navigator.serviceWorker?.controller != null,
@@ -198,7 +198,7 @@ class Reader:
         return self.evaluate("return arguments[0].getAttribute(arguments[1])", element, name)
 
     def state(self):
-        """Where the page stands: Python's boot and session, isolation, the service worker, the offline copy."""
+        """Where the page stands: Python's boot and interpreter, isolation, the service worker, the offline copy."""
         return self.evaluate(PAGE_STATE)
 
     # ---- pages ---------------------------------------------------------------------------------

@@ -154,10 +154,10 @@ def check_stop(can_interrupt):
             interrupts = seen["before"]["canInterrupt"]
         if interrupts:
             assert "KeyboardInterrupt" in seen["stopped"], seen["stopped"]
-            assert seen["after"]["session"] == seen["before"]["session"], "an interrupt must keep the interpreter"
+            assert seen["after"]["interpreter"] == seen["before"]["interpreter"], "an interrupt must keep the interpreter"
         else:
             assert "Re-ran blocks 1 and 2" in seen["stopped"], seen["stopped"]
-            assert seen["after"]["session"] > seen["before"]["session"], "Stop must replace the interpreter"
+            assert seen["after"]["interpreter"] > seen["before"]["interpreter"], "Stop must replace the interpreter"
             assert seen["earlierRuns"] == ["1", "1"], "a re-run must be silent"
         assert seen["check"] == "restored True\n", seen
     return check_stop_ended_the_loop

@@ -7,7 +7,7 @@ issue, or against the same model run here under CPython. Three tests use the key
 (buttons, sliders, radios). One test keeps Python from starting, to check the state every
 figure shows before Python is ready.
 
-What it is not: a test of the models' arithmetic in depth (tests/figures/ does that) or of the
+What it is not: a test of the models' arithmetic in depth (tests/tutor/figures/ does that) or of the
 runtime (test_blocks.py).
 """
 import sys
@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from helpers import PYTHON_TIMEOUT_MS, REPO, box_gradient, settled, wait_python_ready  # noqa: F401 (tests import them from here too)
+from helpers import (PYTHON_TIMEOUT_MS, REPO, box_gradient, clean_run, settled,  # noqa: F401 (tests import them from here too)
+                     wait_python_ready)
 
 TITLES = {  # exactly as issue #5 names them
     "x_times_x": "x × x, traced",
@@ -30,6 +31,8 @@ TITLES = {  # exactly as issue #5 names them
     "xor_surface": "XOR decision surface",
     "xor_gradients": "Gradients of all 17 parameters",
     "gradient_cost": "The cost of a gradient",
+    "backprop_by_hand": "Backpropagate by hand",  # issue #28
+    "neuron_by_hand": "A neuron by hand",
 }
 SUPERSCRIPT_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
 NO_PYTHON = """{  // the runtime's worker (named "python") becomes a stub that never answers; others still work
