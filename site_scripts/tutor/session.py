@@ -7,8 +7,8 @@ exception into a traceback of the reader's code, with a plain-words hint for the
 cannot behave like a terminal for (input(), exit(), missing packages, runaway recursion or memory).
 Output is batched (a flood of prints becomes a few messages) and capped: the first lines, a count
 of the hidden ones, then the last lines. `call` is the page's one way to call a function of the
-lesson's Python (runtime.call): a figure model's (`tutor.figures.<name>`), an exercise's checks or
-the engine check, from an allow-list, with JSON arguments (and the page's namespace where the
+lesson's Python (runtime.call): a figure model's (`tutor.figures.<name>`), an exercise's checks,
+the engine check or what a block computed for a prediction (tutor.predictions), from an allow-list, with JSON arguments (and the page's namespace where the
 function asks for one); it answers a structured result or a structured error. Every namespace
 holds `show(value)`: it prints a one-line summary of a Value's graph and sends the graph itself
 as a "graph" output item (JSON), which the page draws under the block's output. What keeps a
@@ -41,7 +41,7 @@ changed_engine = False  # the last run changed the lesson's engine (the page doe
 FIGURES = "tutor.figures"  # the figure models: the page may call every public function of each
 FIGURE_MODULE = re.compile(r"tutor\.figures\.[a-z_][a-z0-9_]*")
 # The other modules the page may call, and which of their functions.
-CALLABLE = {"tutor.exercises": {"results"}, "tutor.engine_edit": {"check"}}
+CALLABLE = {"tutor.exercises": {"results"}, "tutor.engine_edit": {"check"}, "tutor.predictions": {"observed"}}
 
 HEAD_LINES = 1000  # shown as they come; after that only a count and the last TAIL_LINES
 HEAD_CHARACTERS = 100_000
