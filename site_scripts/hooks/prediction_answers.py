@@ -21,10 +21,10 @@ import sys
 from pathlib import Path
 
 import yaml
+from lesson_numbers import read_numbers_file  # the hooks' folder is on sys.path (MkDocs, the tests, and as a script)
 
 REPO = Path(__file__).resolve().parents[2]
 PREDICTIONS_FILE = "predictions.yml"   # inside docs_dir, beside numbers.yml
-NUMBERS_FILE = "numbers.yml"
 ID = re.compile(r"[a-z][a-z0-9-]*")
 NAME_IN_TEXT = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 TEXT_FIELDS = ("question", "reason", "otherwise")
@@ -64,9 +64,8 @@ def read(docs_dir):
 
 def namespace_of(docs_dir, document):
     """The names the expressions may use: numbers.yml's setup, then predictions.yml's."""
-    numbers = yaml.safe_load((Path(docs_dir) / NUMBERS_FILE).read_text(encoding="utf-8"))
     namespace = {}
-    exec(numbers.get("setup") or "", namespace)  # noqa: S102  trusted code from this repository
+    exec(read_numbers_file(docs_dir).get("setup") or "", namespace)  # noqa: S102  trusted code from this repository
     exec(document.get("setup") or "", namespace)  # noqa: S102
     return namespace
 

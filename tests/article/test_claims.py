@@ -10,7 +10,6 @@ are entries of docs/numbers.yml (Experiment 1's line and XOR network: forgetful_
 (positive-input), which test_numbers.py and test_predictions.py compute.
 What it is not: the engine's own tests (tests/engine) or the pages in a browser (tests/site).
 """
-import html.parser
 import json
 import os
 import subprocess
@@ -21,6 +20,7 @@ import pytest
 
 from helpers import cpython_outputs
 from prediction_answers import answered
+from test_predictions import page_parts
 
 REPO = Path(__file__).resolve().parents[2]
 DOCS = REPO / "docs"
@@ -41,23 +41,9 @@ GONE = {  # chapter -> wording of an old claim that was wrong
 }
 
 
-class Blocks(html.parser.HTMLParser):
-    """(title, source) of every runnable block of a built page, in page order."""
-
-    def __init__(self):
-        super().__init__()
-        self.blocks = []
-
-    def handle_starttag(self, tag, attrs):
-        attributes = dict(attrs)
-        if tag == "div" and "runnable" in (attributes.get("class") or "").split():
-            self.blocks.append((attributes.get("data-title", ""), attributes.get("data-source", "")))
-
-
-def blocks_of(site, folder):
-    parser = Blocks()
-    parser.feed((site / folder / "index.html").read_text(encoding="utf-8"))
-    return parser.blocks
+def blocks_of(site, page):
+    """(title, source) of every runnable block of the built page of `page` ("engine"), in page order."""
+    return [(part[3], part[1]) for part in page_parts(site, f"{page}.md") if part[0] == "block"]
 
 
 @pytest.mark.parametrize("chapter, wording", [(chapter, wording) for chapter, old in GONE.items() for wording in old])
@@ -106,8 +92,7 @@ def test_on_an_engine_built_from_the_steps_exactly_the_blocks_the_chapter_names_
     (tmp_path / "tinygrad.py").write_text(solved_file(), encoding="utf-8")
     pages = {}
     for page in sorted(path.stem for path in DOCS.glob("*.md") if path.stem not in ("teachers", "build-your-own")):
-        folder = "" if page == "index" else page
-        blocks = blocks_of(site, folder)
+        blocks = blocks_of(site, page)
         if blocks:
             pages[page] = [[f"<{title}>", source] for title, source in blocks]
     lesson, own = printed_with(REPO / "engine", pages), printed_with(tmp_path, pages)

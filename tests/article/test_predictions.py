@@ -118,7 +118,7 @@ def test_the_judge_reads_numbers_and_says_why_something_is_not_one(typed, read):
 
 class PageParts(html.parser.HTMLParser):
     """A built page's predictions and runnable blocks in page order: ("prediction", id) or
-    ("block", source, exercise name or None)."""
+    ("block", source, exercise name or None, title)."""
 
     def __init__(self):
         super().__init__()
@@ -130,7 +130,8 @@ class PageParts(html.parser.HTMLParser):
         if tag == "div" and "prediction" in classes:
             self.parts.append(("prediction", attributes["data-prediction"]))
         elif tag == "div" and "runnable" in classes:
-            self.parts.append(("block", attributes.get("data-source", ""), attributes.get("data-exercise")))
+            self.parts.append(("block", attributes.get("data-source", ""), attributes.get("data-exercise"),
+                               attributes.get("data-title", "")))
 
 
 def page_parts(site, page_file):
@@ -153,7 +154,7 @@ def observed_after_blocks(parts, solutions):
                 if PREDICTIONS[part[1]]["observe"]:
                     waiting.append(part[1])
                 continue
-            _, source, exercise = part
+            _, source, exercise, _ = part
             if exercise and solutions:
                 source = __import__(f"tutor.exercises.{exercise}", fromlist=["SOLUTION"]).SOLUTION
             await session.run(PAGE, source, lambda stream, text: None, filename="<block>", fresh=fresh)

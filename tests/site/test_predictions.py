@@ -171,3 +171,24 @@ def test_in_print_the_answer_replaces_the_form(page, site_url):
     page.emulate_media(media="print")
     expect(group.get_by_role("button", name="Check answer")).to_be_hidden()
     expect(group.get_by_text(f"{PATHS['shown']}. {plain(PATHS['reason'])}")).to_be_visible()
+
+
+def test_a_question_with_choices_explains_a_wrong_choice_and_keeps_the_right_one(page, site_url):
+    prediction = PREDICTIONS["home-weight-direction"]
+    labels = {choice["key"]: plain(choice["label"]) for choice in prediction["choices"]}
+    wrong = next(choice for choice in prediction["choices"] if choice["key"] != prediction["answer"])
+    open_lesson(page, site_url)
+    group = question_group(page, prediction)
+    feedback = group.get_by_role("status").first
+    group.get_by_role("button", name="Check answer").click()
+    expect(feedback).to_have_text("Choose one of the answers first.")
+    group.get_by_role("radio", name=labels[wrong["key"]]).check()
+    group.get_by_role("button", name="Check answer").click()
+    expect(feedback).to_contain_text(plain(wrong["says"]))
+    group.get_by_role("radio", name=labels[prediction["answer"]]).check()
+    group.get_by_role("button", name="Check answer").click()
+    expect(feedback).to_have_text("Right. ")
+    page.reload()
+    group = question_group(page, prediction)
+    expect(group.get_by_role("radio", name=labels[prediction["answer"]])).to_be_checked()
+    expect(group.get_by_role("status").first).to_have_text("Right. ")
