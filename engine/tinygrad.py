@@ -98,9 +98,10 @@ class Value:
     def topological_order(self):
         """Self and every value it was computed from, each one after its parents."""
         # Depth first, with a list as the stack instead of recursion, so that a
-        # chain of a million operations needs no deep call stack. A node comes
-        # off the stack twice: first to put its parents on it, then, once they
-        # are all in `order`, to join `order` itself.
+        # chain of a million operations needs no deep call stack. A node goes on
+        # the stack once per edge that points at it; the first time it comes off,
+        # its parents go on above it (later times are skipped), and once they are
+        # all in `order` it comes off a last time, flagged, to join `order` itself.
         order, seen = [], set()
         stack = [(self, False)]
         while stack:

@@ -1,5 +1,5 @@
 // main.mjs: the lesson's one browser entry point, loaded on every page as a module script.
-// What it is: the wiring that mounts runnable blocks, exercises, figures, the engine editor and the edited-engine
+// What it is: the wiring that mounts runnable blocks, exercises, figures, predictions, the engine editor and the edited-engine
 // banner on each page Material shows (document$ fires on the first load and after every instant
 // navigation), handing the mount functions the page visit's shared state (a LessonPage), and registers
 // the offline service worker once. What it is not: behaviour; each imported module owns its own.
@@ -11,6 +11,7 @@ import { mountEngineBanner } from "./engine_edit/engine-banner.mjs";
 import { mountEngineEditor } from "./engine_edit/engine-editor.mjs";
 import { isBuildOwnChapter, mountBuildOwn } from "./build_own/build-own.mjs";
 import { lessonPage } from "./blocks/lesson-page.mjs";
+import { mountPredictions } from "./predictions/predictions.mjs";
 
 registerOffline();
 // Material's search dialog has no accessible name (axe: "aria-dialog-name"); the header is not
@@ -25,5 +26,6 @@ document$.subscribe(() => {
   mountBlocks(page);
   mountExercises(page);
   mountBuildOwn(page);
+  mountPredictions(page); // after mountBlocks: a prediction reads what the block after it computed
   mountFigures(document);
 });

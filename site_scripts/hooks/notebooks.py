@@ -7,7 +7,9 @@ excerpts (`--8<-- "engine/tinygrad.py:SECTION"`) included by pymdownx.snippets w
 settings. Runnable blocks become code cells in page order; the prose, its $math$ and the engine
 excerpts (as Python code in Markdown) become Markdown cells (a collapsible Material note as its bold
 title and its text); a figure placeholder becomes a note that
-links to the interactive figure on the site, and relative links point at the site too. After the
+links to the interactive figure on the site, a prediction placeholder its question with the answer
+in a collapsed <details> (as computed for this build by the hook predictions.py), and relative
+links point at the site too. After the
 build, notebooks/<chapter>.zip holds <chapter>.ipynb and tinygrad.py (engine/tinygrad.py unchanged),
 and the page gets a relative "Download this chapter as a Jupyter notebook" link under its title.
 A chapter whose blocks call show(value) (on the site it draws a Value's graph under the block) gets
@@ -28,6 +30,7 @@ import markdown
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.utils import get_relative_url
+from prediction_answers import PLACEHOLDER as PREDICTION_PLACEHOLDER, notebook_text, this_build as predictions
 from reproducible_zip import write_zip  # MkDocs puts the hooks' folder on sys.path while it loads a hook
 from tutor_sources import FIGURE_MODELS, module_constants  # MkDocs puts the hooks' folder on sys.path while it loads a hook
 
@@ -208,7 +211,13 @@ def prose_for_notebook(line, page, site_url, files, figures_seen):
         target = match["target"]
         return match["start"] + (target if is_absolute(target) else urljoin(page_url, target))
 
-    line = FIGURE_PLACEHOLDER.sub(figure_note, line)
+    def prediction_note(match):
+        if match["id"] not in predictions:
+            raise PluginError(f"notebooks.py: {page.file.src_uri} asks for a prediction {match['id']!r} "
+                              "that this build did not compute")
+        return notebook_text(predictions[match["id"]])
+
+    line = PREDICTION_PLACEHOLDER.sub(prediction_note, FIGURE_PLACEHOLDER.sub(figure_note, line))
     return HTML_LINK.sub(html_target, MARKDOWN_LINK.sub(markdown_target, line))
 
 

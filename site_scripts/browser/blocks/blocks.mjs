@@ -2,7 +2,8 @@
 // What it is: mountBlocks(page) finds the <div class="runnable"> of a page visit (a LessonPage,
 // lesson-page.mjs; written by the runnable_fence hook), makes each one a Block (block.mjs) run by the
 // page's PageRuns (page-runs.mjs), puts both into the page object, and adds after the page's content a
-// "Clear my saved edits" button (which also forgets the exercises' progress) with the saving status.
+// "Clear my saved edits" button (which also forgets the exercises' progress and the answers to the
+// predictions) with the saving status.
 // Mounting a page twice does nothing more, so Material's document$ (first load and every instant
 // navigation) can call it freely; each visit of a page starts that page's namespace afresh. Python
 // starts when a block nears the view.
@@ -10,6 +11,7 @@
 import { runtime } from "../runtime/runtime.mjs";
 import { forgetAllEdits } from "../storage/saved-edits.mjs";
 import { forgetAllProgress } from "../storage/saved-progress.mjs";
+import { forgetAllPredictions } from "../storage/saved-predictions.mjs";
 import { button } from "../ui/ui.mjs";
 import { Block } from "./block.mjs";
 import { PageRuns } from "./page-runs.mjs";
@@ -54,12 +56,13 @@ class EditsPanel {
 
   clearSavedEdits() {
     const cleared = forgetAllEdits();
-    const progress = forgetAllProgress(); // how far the reader got with the exercises goes too
+    const progress = forgetAllProgress() + forgetAllPredictions(); // the exercises' progress and the answers go too
     for (const block of this.page.blocks) {
       if (block.code() !== block.original || block.saved) block.reset();
       this.page.exercises.get(block)?.forgetProgress();
     }
-    const andProgress = progress === 0 ? "" : " and your exercises' progress";
+    for (const prediction of this.page.predictions) prediction.forget();
+    const andProgress = progress === 0 ? "" : " and your exercises' progress and predictions";
     this.status.textContent = cleared === 0 && progress === 0 ? "There were no saved edits to clear."
       : `Cleared ${cleared} saved edit${cleared === 1 ? "" : "s"}${andProgress}; the code blocks show the lesson's code again.`;
   }

@@ -4,7 +4,8 @@
 // new visit): its key (the page's address, which names its Python namespace and its saved edits),
 // whether its blocks are `chained` (each builds on all earlier ones: the chapter "Build your own
 // engine" says so when main.mjs creates the page), and what the mount functions put into it, in
-// order: `runs` and `blocks` (blocks.mjs), then `exercises` (exercises.mjs: Block -> its panel). The
+// order: `runs` and `blocks` (blocks.mjs), then `exercises` (exercises.mjs: Block -> its panel), then
+// `predictions` (predictions.mjs: the page's checked predictions, in page order). The
 // modules pass this object to each other instead of keeping state on DOM elements.
 // What it is not: behaviour. Running is page-runs.mjs's job, a block's look block.mjs's.
 
@@ -15,6 +16,7 @@ export class LessonPage {
   blocks = []; // its Blocks, in page order
   exercises = new Map(); // Block -> ExercisePanel, once the exercises are mounted
   exercisesMounted = false;
+  predictions = null; // its Predictions, once mounted (predictions.mjs)
 
   constructor(root, key, { chained = false } = {}) {
     this.root = root;

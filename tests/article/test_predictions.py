@@ -1,0 +1,231 @@
+"""The lesson's checked predictions, answered by the engine and judged by the page's own judge.
+
+What it is: checks of docs/predictions.yml (through site_scripts/hooks/prediction_answers.py, which the
+build uses) and of the built pages: every answer, value and slip is computed with engine/tinygrad.py
+and no slip can be mistaken for the answer; the page's judge (site_scripts/browser/predictions/judge.mjs,
+run under Node) calls every answer right, every slip value that slip, another number "otherwise",
+and every wrong choice wrong, and reads bad input (text, empty, 1e309, 2,5) as a plain message; a
+prediction about a block gets, from the page's own blocks run in page order under CPython with the
+browser's session, exactly its answer at the name it observes (tutor.predictions.observed, through
+tutor.runtime.page_calls.call as the page calls it); each prediction sits on one learner page, at least two on
+every learner page and 25 in all; with JavaScript off the built page holds the question and the
+answer in a <details>; the search index holds the questions but no answer, reason or feedback; and a
+chapter's notebook holds each question with its answer in a collapsed note.
+What it is not: the page in a browser (tests/site/test_predictions.py).
+"""
+import asyncio
+import html.parser
+import json
+import re
+import subprocess
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from own_thread import in_own_thread
+from prediction_answers import answered, notebook_text
+
+REPO = Path(__file__).resolve().parents[2]
+DOCS = REPO / "docs"
+JUDGE = REPO / "site_scripts" / "browser" / "predictions" / "judge.mjs"
+PREDICTIONS = answered(DOCS)
+PLACEHOLDER = re.compile(r'<div data-prediction="(?P<id>[^"]*)"></div>')
+LEARNER_PAGES = sorted(path for path in DOCS.glob("*.md") if path.name != "teachers.md")
+PAGE = "predictions-test"
+
+
+def placements():
+    """{id: page file name} of every placeholder, and the ids placed more than once."""
+    found, twice = {}, []
+    for path in sorted(DOCS.glob("*.md")):
+        for match in PLACEHOLDER.finditer(path.read_text(encoding="utf-8")):
+            if match["id"] in found:
+                twice.append(match["id"])
+            found[match["id"]] = path.name
+    return found, twice
+
+
+def run_judge(script):
+    """Run `script` (an ES module body that may use readNumber, judgeNumber, judgeChoice and print JSON
+    with console.log) under Node; what it printed, parsed."""
+    source = f"import {{ readNumber, judgeNumber, judgeChoice }} from {json.dumps(JUDGE.as_uri())};\n{script}"
+    ran = subprocess.run(["node", "--input-type=module", "-e", source], capture_output=True, text=True, check=True)
+    return json.loads(ran.stdout)
+
+
+def test_every_prediction_is_answered_by_the_engine_and_no_slip_looks_like_the_answer():
+    assert PREDICTIONS
+    for identifier, prediction in PREDICTIONS.items():
+        assert prediction["question"] and prediction["reason"], identifier
+        if prediction["kind"] == "number":
+            for slip in prediction["slips"]:
+                assert slip["says"], identifier
+                assert all(abs(value - prediction["answer"]) > 2 * prediction["tolerance"] for value in slip["values"])
+        else:
+            keys = [choice["key"] for choice in prediction["choices"]]
+            assert prediction["answer"] in keys and len(keys) >= 2, identifier
+            assert all(choice["says"] for choice in prediction["choices"] if choice["key"] != prediction["answer"])
+
+
+def test_the_pages_judge_gives_every_answer_and_slip_its_verdict():
+    numbers = {identifier: prediction for identifier, prediction in PREDICTIONS.items() if prediction["kind"] == "number"}
+    # Something no slip is: further from the answer than every slip and a step beyond.
+    others = {identifier: prediction["answer"] + 1 + max([abs(v - prediction["answer"]) for s in prediction["slips"]
+                                                           for v in s["values"]] or [0])
+              for identifier, prediction in numbers.items()}
+    verdicts = run_judge(f"""
+const predictions = {json.dumps(numbers)};
+const others = {json.dumps(others)};
+const verdicts = {{}};
+for (const [id, p] of Object.entries(predictions)) {{
+  const slips = p.slips.map((slip) => slip.values);
+  verdicts[id] = {{
+    answer: judgeNumber(readNumber(p.shown).value, p, slips),
+    slips: p.slips.map((slip) => slip.values.map((value) => judgeNumber(value, p, slips))),
+    other: judgeNumber(others[id], p, slips),
+  }};
+}}
+console.log(JSON.stringify(verdicts));""")
+    for identifier, verdict in verdicts.items():
+        assert verdict["answer"] == {"correct": True, "slip": -1}, identifier  # as the page writes it, too
+        for index, found in enumerate(verdict["slips"]):
+            assert found == [{"correct": False, "slip": index}] * len(found), (identifier, index)
+        assert verdict["other"] == {"correct": False, "slip": -1}, identifier
+    choices = {identifier: prediction for identifier, prediction in PREDICTIONS.items() if prediction["kind"] == "choice"}
+    chosen = run_judge(f"""
+const predictions = {json.dumps(choices)};
+console.log(JSON.stringify(Object.fromEntries(Object.entries(predictions).map(([id, p]) =>
+  [id, p.choices.map((choice) => judgeChoice(choice.key, p).correct)]))));""")
+    for identifier, correct in chosen.items():
+        assert correct == [choice["key"] == PREDICTIONS[identifier]["answer"] for choice in PREDICTIONS[identifier]["choices"]]
+
+
+@pytest.mark.parametrize("typed, read", [
+    ("7", 7), (" -2.5 ", -2.5), ("\u22126", -6), (".5", 0.5), ("1e-5", 1e-5), ("+3", 3),
+    ("", "Type a number first"), ("   ", "Type a number first"), ("seven", "That is not a number"),
+    ("7 apples", "That is not a number"), ("1e309", "That number is too large"), ("-1e400", "That number is too large"),
+    ("2,5", "Use a point for decimals"), ("0x10", "That is not a number"), ("NaN", "That is not a number"),
+    ("Infinity", "That is not a number"),
+])
+def test_the_judge_reads_numbers_and_says_why_something_is_not_one(typed, read):
+    found = run_judge(f"console.log(JSON.stringify(readNumber({json.dumps(typed)})));")
+    if isinstance(read, str):
+        assert found["ok"] is False and found["message"].startswith(read), found
+    else:
+        assert found == {"ok": True, "value": read}
+
+
+class PageParts(html.parser.HTMLParser):
+    """A built page's predictions and runnable blocks in page order: ("prediction", id) or
+    ("block", source, exercise name or None, title)."""
+
+    def __init__(self):
+        super().__init__()
+        self.parts = []
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        classes = (attributes.get("class") or "").split()
+        if tag == "div" and "prediction" in classes:
+            self.parts.append(("prediction", attributes["data-prediction"]))
+        elif tag == "div" and "runnable" in classes:
+            self.parts.append(("block", attributes.get("data-source", ""), attributes.get("data-exercise"),
+                               attributes.get("data-title", "")))
+
+
+def page_parts(site, page_file):
+    parser = PageParts()
+    folder = "" if page_file == "index.md" else Path(page_file).stem + "/"
+    parser.feed((site / folder / "index.html").read_text(encoding="utf-8"))
+    return parser.parts
+
+
+def observed_after_blocks(parts, solutions):
+    """{prediction id: what tutor.predictions.observed finds once the block after the prediction ran}: the
+    page's blocks run in order in one namespace, as the page runs them (exercises as their solution when
+    `solutions`)."""
+    from tutor.runtime import page_calls, runner
+
+    async def run_all():
+        found, waiting, fresh = {}, [], True
+        for part in parts:
+            if part[0] == "prediction":
+                if PREDICTIONS[part[1]]["observe"]:
+                    waiting.append(part[1])
+                continue
+            _, source, exercise, _ = part
+            if exercise and solutions:
+                source = __import__(f"tutor.exercises.{exercise}", fromlist=["SOLUTION"]).SOLUTION
+            await runner.run(PAGE, source, lambda stream, text: None, filename="<block>", fresh=fresh)
+            fresh = False
+            for identifier in waiting:
+                found[identifier] = page_calls.call("tutor.predictions", "observed",
+                                                    {"path": PREDICTIONS[identifier]["observe"]}, runner.namespaces[PAGE])
+            waiting = []
+        assert not waiting, f"{waiting}: no block after these predictions"
+        return found
+
+    return in_own_thread(asyncio.run, run_all())
+
+
+def test_each_block_computes_what_its_prediction_answers(site):
+    where, _ = placements()
+    pages = sorted({page for identifier, page in where.items() if PREDICTIONS[identifier]["observe"]})
+    assert pages
+    for page_file in pages:
+        found = observed_after_blocks(page_parts(site, page_file), solutions=page_file == "build-your-own.md")
+        for identifier, answer in found.items():
+            assert answer["ok"], (identifier, answer)
+            assert abs(answer["value"] - PREDICTIONS[identifier]["answer"]) <= PREDICTIONS[identifier]["tolerance"], (
+                identifier, answer["value"], PREDICTIONS[identifier]["answer"])
+
+
+def test_each_prediction_is_on_one_learner_page_at_least_two_on_each_and_25_in_all():
+    where, twice = placements()
+    assert twice == []
+    assert set(where) == set(PREDICTIONS), "every prediction is placed, and no placeholder lacks one"
+    assert "teachers.md" not in where.values()
+    per_page = {path.name: list(where.values()).count(path.name) for path in LEARNER_PAGES}
+    assert len(per_page) >= 10 and min(per_page.values()) >= 2, per_page  # the home page and every chapter
+    assert sum(per_page.values()) >= 25
+
+
+def test_without_javascript_the_page_holds_the_question_and_the_answer_in_details(site):
+    where, _ = placements()
+    for identifier, page_file in where.items():
+        folder = "" if page_file == "index.md" else Path(page_file).stem + "/"
+        page = (site / folder / "index.html").read_text(encoding="utf-8")
+        start = page.index(f'data-prediction="{identifier}"')
+        piece = page[start:page.index('<div class="prediction__data"', start)]
+        assert "<strong>Prediction:</strong>" in piece and f'id="prediction-{identifier}"' in piece
+        details = re.search(r"<details class=\"prediction__answer\"[^>]*><summary>Answer</summary><p><strong>(.*?)\.</strong>",
+                            piece)
+        assert details, identifier
+        assert re.sub("<[^>]+>", "", details[1]) == re.sub("`", "", PREDICTIONS[identifier]["shown"]), identifier
+
+
+def words(text):
+    """A text as the search index holds it, roughly: no markup, single spaces."""
+    return " ".join(re.sub(r"<[^>]+>|[`*]", "", text).split())
+
+
+def test_the_search_index_holds_the_questions_but_no_answers(site):
+    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    text = " ".join(entry["text"] for entry in index["docs"])
+    for identifier, prediction in PREDICTIONS.items():
+        assert words(prediction["question"])[:40] in words(text), identifier
+        assert words(prediction["reason"]) not in words(text), identifier
+        for slip in prediction["slips"]:
+            assert words(slip["says"]) not in words(text), identifier
+
+
+def test_a_chapters_notebook_holds_each_question_with_its_answer_in_a_collapsed_note(site):
+    where, _ = placements()
+    for identifier, page_file in where.items():
+        chapter = Path(page_file).stem
+        with zipfile.ZipFile(site / "notebooks" / f"{chapter}.zip") as archive:
+            notebook = json.loads(archive.read(f"{chapter}.ipynb"))
+        markdown = "\n".join("".join(cell["source"]) for cell in notebook["cells"] if cell["cell_type"] == "markdown")
+        assert notebook_text(PREDICTIONS[identifier]) in markdown, identifier
+        assert f'data-prediction="{identifier}"' not in markdown
