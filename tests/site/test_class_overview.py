@@ -17,6 +17,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from test_accessibility import serious_violations
 from work_files import bad_work_files, expected_counts, generated_work, lesson_map
 
 NAMES = ["=cmd()", "+Zoe", "-1 Sam", "@Lee", "Émile", 'Ada "the first"'] + [f"Learner {n:02d}" for n in range(6, 30)]
@@ -116,6 +117,7 @@ def test_thirty_files_and_a_bad_one_make_the_class_table_and_its_csv(page, site_
     assert code.evaluate("element => element.textContent") == learner["exercises"][tried]["code"]
     untried = next(result["title"] for result in learner["exercises"].values() if not result["attempted"])
     expect(detail.locator("summary", has_text=untried)).to_contain_text("not tried")
+    assert serious_violations(page) == []  # the table, the unread file and the learner's work included
 
     with page.expect_download() as download:
         page.get_by_role("button", name="Download as CSV").click()

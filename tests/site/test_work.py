@@ -24,6 +24,7 @@ from playwright.sync_api import expect
 
 from helpers import REPO, block, editor_text, open_lesson, run_block, set_code
 from test_edit_engine import apply_engine, open_engine_editor, type_engine
+from test_accessibility import serious_violations
 from test_exercises import check, panel_of
 from work_files import bad_work_files, lesson_map
 
@@ -137,6 +138,7 @@ def test_work_goes_to_a_file_and_comes_back_in_another_browser(page, browser, si
                                      "the file's progress in 2 exercises (2 solved), the file's answers to 1 prediction "
                                      "and the file's edited engine.")
     expect(question).to_contain_text("Nothing saved in this browser is replaced.")
+    assert serious_violations(fresh) == []  # the page with its question shown
     assert fresh.evaluate(STORED) == {}, "nothing is kept before the confirm"
     question.get_by_role("button", name="Replace my work").click()
     expect(group.get_by_role("status").filter(has_text="Loaded")).to_be_visible()
