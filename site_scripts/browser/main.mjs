@@ -1,15 +1,17 @@
 // main.mjs: the lesson's one browser entry point, loaded on every page as a module script.
 // What it is: the wiring that mounts runnable blocks, exercises, figures, the engine editor and the edited-engine
 // banner, and the pages "Your work" and "Class overview", on each page Material shows (document$ fires on
-// the first load and after every instant navigation); it obeys ?solutions=off|on in the address, and
-// registers the offline service worker once. What it is not: behaviour; each imported module owns its own.
+// the first load and after every instant navigation), handing the mount functions the page visit's shared
+// state (a LessonPage); it obeys ?solutions=off|on in the address, and registers the offline service
+// worker once. What it is not: behaviour; each imported module owns its own.
 import { mountBlocks } from "./blocks/blocks.mjs";
 import { mountFigures } from "./figures/figures.mjs";
 import { mountExercises } from "./exercises/exercises.mjs";
 import { registerOffline } from "./offline/register.mjs";
 import { mountEngineBanner } from "./engine_edit/engine-banner.mjs";
 import { mountEngineEditor } from "./engine_edit/engine-editor.mjs";
-import { mountBuildOwn } from "./build_own/build-own.mjs";
+import { isBuildOwnChapter, mountBuildOwn } from "./build_own/build-own.mjs";
+import { lessonPage } from "./blocks/lesson-page.mjs";
 import { anchorWorkLink, mountWorkPages } from "./work/work-pages.mjs";
 import { applySolutionsParameter } from "./storage/saved-settings.mjs";
 
@@ -22,9 +24,12 @@ document$.subscribe(() => {
   applySolutionsParameter(location.search); // before the exercises show their solution buttons
   mountEngineBanner(document);
   mountEngineEditor(document);
-  mountBlocks(document);
-  mountExercises(document); // after mountBlocks: an exercise panel drives its block
-  mountBuildOwn(document); // after mountExercises: "Use my engine" runs the last step's checks
+  // What this visit's blocks, exercises and chapter parts share; each mount needs the one before it
+  // (it says so if not): exercise panels drive their blocks, "Use my engine" runs the last step's checks.
+  const page = lessonPage(document, { chained: isBuildOwnChapter(document) });
+  mountBlocks(page);
+  mountExercises(page);
+  mountBuildOwn(page);
   mountFigures(document);
   mountWorkPages(document); // "Your work" and "Class overview", loaded only there
 });

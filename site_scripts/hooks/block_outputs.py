@@ -1,10 +1,10 @@
-"""block_outputs.py: what each runnable block prints, computed under CPython by the browser's own session.
+"""block_outputs.py: what each runnable block prints, computed under CPython by the browser's own runner.
 
 What it is: `page_outputs(blocks)` runs a page's blocks ([(filename, source), ...]) in order in one
-fresh namespace with tutor.session, the module that runs them in the reader's browser, here with
-engine/tinygrad.py importable as `tinygrad`, and returns for each block
-{"ok": bool, "pieces": [[stream, text], ...]} (streams stdout, stderr, note, and graph: the JSON of a
-figure show() draws). Run as a script it reads {"<page>": [[filename, source], ...], ...} as JSON on
+fresh namespace with tutor.runtime.runner, the module that runs them in the reader's browser, here
+with engine/tinygrad.py importable as `tinygrad`, and returns for each block
+{"ok": bool, "pieces": [[stream, text], ...]} (streams stdout, stderr, note, and graph: the graph
+show() draws, {title, states}). Run as a script it reads {"<page>": [[filename, source], ...], ...} as JSON on
 stdin and writes {"<page>": [outputs of its blocks], ...} to stdout: runnable_fence.py does so once
 per build, in a process of its own, so the blocks cannot change the build's own Python.
 What it is not: a sandbox (the lesson's code is trusted) nor Pyodide (tests/site/test_article_blocks.py
@@ -20,9 +20,9 @@ for folder in (REPO / "site_scripts", REPO / "engine"):
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
 
-from tutor import session  # noqa: E402  (site_scripts/ is on sys.path from here on)
+from tutor.runtime import runner  # noqa: E402  (site_scripts/ is on sys.path from here on)
 
-PAGE = "build"   # the session's name for the namespace; a fresh one for every page
+PAGE = "build"   # the runner's name for the namespace; a fresh one for every page
 
 
 def page_outputs(blocks):
@@ -31,16 +31,17 @@ def page_outputs(blocks):
         outputs = []
         for number, (filename, source) in enumerate(blocks):
             pieces = []
-            report = await session.run(PAGE, source, lambda stream, text: append(pieces, stream, text),
-                                       filename=filename, fresh=number == 0)
-            outputs.append({"ok": not report, "pieces": pieces})
+            result = await runner.run(PAGE, source, lambda stream, text: append(pieces, stream, text),
+                                      lambda graph: pieces.append(["graph", graph]), filename=filename,
+                                      fresh=number == 0)
+            outputs.append({"ok": result["ok"], "pieces": pieces})
         return outputs
     return asyncio.run(run_all())
 
 
 def append(pieces, stream, text):
     """Add `text` to the output, joined to the last piece when it comes from the same stream."""
-    if pieces and pieces[-1][0] == stream and stream != "graph":
+    if pieces and pieces[-1][0] == stream:
         pieces[-1][1] += text
     else:
         pieces.append([stream, text])

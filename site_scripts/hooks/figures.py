@@ -1,8 +1,8 @@
 """figures.py: the MkDocs hook that fills each figure placeholder with its title and starting state.
 
-What it is: a chapter holds `<div data-widget="NAME"></div>`. At build time this hook runs every
-figure model's `initial()` under CPython (in a child process, so each build sees the current
-models and engine) and rewrites the placeholder into a labelled group carrying the state as
+What it is: a chapter holds `<div data-widget="NAME"></div>`. At build time this hook has every
+figure model's `initial()` computed under CPython (figure_states.py, in a child process, so each
+build sees the current models and engine) and rewrites the placeholder into a labelled group carrying the state as
 JSON in `data-initial`, a visible title and a status line. The page therefore shows each figure
 at once, before Python starts in the browser, with no inline script.
 What it is not: the figures' behaviour (the views site_scripts/tutor/figures/*.mjs and the frame in
@@ -10,27 +10,20 @@ site_scripts/browser/figures/) or their numbers (the models).
 """
 import html
 import json
-import os
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 from tutor_sources import figure_names  # MkDocs puts the hooks' folder on sys.path while it loads a hook
 
 REPO = Path(__file__).resolve().parents[2]
+FIGURE_STATES = Path(__file__).with_name("figure_states.py")
 FIGURE_NAMES = figure_names()  # the models in site_scripts/tutor/figures/ that declare a TITLE
 PLACEHOLDER = re.compile(r'<div(?P<before>[^>]*?)\sdata-widget="(?P<name>[^"]*)"(?P<after>[^>]*)>\s*</div>')
 STATUS = "Showing the starting state. The figure becomes interactive when Python is ready (it needs JavaScript)."
-INITIAL_STATES_SCRIPT = """
-import importlib, json, sys
-states = {}
-for name in sys.argv[1:]:
-    model = importlib.import_module("tutor.figures." + name)
-    states[name] = {"title": model.TITLE, "initial": model.initial()}
-print(json.dumps(states, allow_nan=False))
-"""
 
 figures = {}  # name -> {"title", "initial"}, computed once per build
 
@@ -42,13 +35,13 @@ def on_pre_build(config):
 
 def initial_states():
     """Title and initial() of every model, computed by a fresh CPython with the repository's engine."""
-    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO / "site_scripts"), str(REPO / "engine")]),
-                   "PYTHONDONTWRITEBYTECODE": "1"}
-    result = subprocess.run([sys.executable, "-c", INITIAL_STATES_SCRIPT, *FIGURE_NAMES],
-                            cwd=REPO, env=environment, capture_output=True, text=True)
-    if result.returncode != 0:
-        raise PluginError(f"figures.py: a figure model failed to compute its starting state:\n{result.stderr}")
-    return json.loads(result.stdout)
+    with tempfile.TemporaryDirectory() as folder:
+        answer = Path(folder) / "states.json"
+        result = subprocess.run([sys.executable, "-B", str(FIGURE_STATES), str(answer), *FIGURE_NAMES],
+                                cwd=REPO, capture_output=True, text=True)
+        if result.returncode != 0:
+            raise PluginError(f"figures.py: a figure model failed to compute its starting state:\n{result.stderr}")
+        return json.loads(answer.read_text(encoding="utf-8"))
 
 
 def on_page_content(content, page, config, files):

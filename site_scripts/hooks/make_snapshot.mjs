@@ -2,8 +2,8 @@
 // Usage: node site_scripts/hooks/make_snapshot.mjs <built site folder>   (run by hooks/snapshot.py)
 // What it is: it boots the very Pyodide the site ships (assets/vendor/pyodide/) with `_makeSnapshot`,
 // installs the site's own wheels (assets/wheels/, with the browser worker's wheels.mjs), imports
-// what pages need at once (the engine `tinygrad`, `tutor.session` and every figure model
-// `tutor.figures.*`), runs one block as a page would (tutor.session.warm_up), zeroes memory nobody
+// what pages need at once (the engine `tinygrad`, the runtime `tutor.runtime` and every figure model
+// `tutor.figures.*`), runs one block as a page would (tutor.runtime.warm_up), zeroes memory nobody
 // uses (free malloc blocks, the dead part of the stack) so it compresses away, and writes
 // assets/snapshot/python-snapshot.bin in the format of site_scripts/browser/runtime/snapshot.mjs.
 // It then decodes the file with that module's browser code and checks it gives back the same bytes.
@@ -23,22 +23,6 @@ import { installWheel, readWheel } from "../browser/runtime/wheels.mjs";
 
 const LARGEST_FILL_BLOCK = 64 << 20;
 const STACK_IN_USE_MARGIN = 1024; // bytes just below the stack pointer left alone (JS frames calling in)
-// Imports what the pages need, runs one small block the way a page does (tutor.session.warm_up: a
-// reader's first run then finds that work done) and names the lesson modules now in memory; leaves no
-// names behind in __main__ (the blocks run in namespaces of their own anyway).
-const IMPORT_LESSON = `
-def _import_lesson():
-    import gc, importlib, json, pkgutil, sys
-    for name in ("tinygrad", "tutor.session", "tutor.figures"):
-        importlib.import_module(name)
-    for module in pkgutil.iter_modules(sys.modules["tutor.figures"].__path__, "tutor.figures."):
-        importlib.import_module(module.name)
-    printed = sys.modules["tutor.session"].warm_up()
-    gc.collect()
-    modules = sorted(name for name in sys.modules if name == "tinygrad" or name.startswith("tutor"))
-    return json.dumps({"modules": modules, "warmUp": printed})
-_import_lesson()
-`;
 
 async function main(siteFolder) {
   const started = performance.now();
@@ -53,8 +37,7 @@ async function main(siteFolder) {
   const pyodide = await loadPyodide({ indexURL: pyodideFolder, _makeSnapshot: true });
   const booted = performance.now();
   for (const wheel of wheels) installWheel(pyodide, await readWheel(wheel, (data) => inflateRawSync(data)));
-  const { modules, warmUp } = JSON.parse(pyodide.runPython(IMPORT_LESSON));
-  pyodide.runPython("del _import_lesson");
+  const { modules, warmUp } = prepareSnapshot(pyodide);
   zeroFreeMemory(pyodide._module);
   zeroDeadStack(pyodide._module);
   const raw = pyodide.makeMemorySnapshot();
@@ -85,6 +68,18 @@ async function main(siteFolder) {
     file: target, bytes: file.length, rawBytes: raw.length, modules: modules.length,
     bootSeconds: round((booted - started) / 1000), totalSeconds: round((performance.now() - started) / 1000),
   }));
+}
+
+/** Import what the pages need, run one small block the way a page does (a reader's first run then finds
+ *  that work done) and name the lesson modules now in memory: tutor.runtime.warm_up.prepare_snapshot().
+ *  Every proxy of a Python object is released before the snapshot is taken. */
+function prepareSnapshot(pyodide) {
+  const warmUpModule = pyodide.pyimport("tutor.runtime.warm_up");
+  const prepared = warmUpModule.prepare_snapshot();
+  const { modules, warmUp } = prepared.toJs({ dict_converter: Object.fromEntries });
+  prepared.destroy();
+  warmUpModule.destroy();
+  return { modules, warmUp };
 }
 
 /** Fill every free malloc block with zeros: cap the heap at its size, take all its free memory in

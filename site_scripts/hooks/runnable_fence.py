@@ -16,8 +16,8 @@ importing it, and kept out of the search index (data-search-exclude).
 Any other option, or an exercise with no such module, stops the build with a message naming it.
 Every block also shows, under its code, what the lesson's code prints: the build runs each page's
 blocks in page order in one namespace, as the page does, under CPython with the browser's own
-session module (block_outputs.py, one process for the whole build, started in on_env), and puts
-the output into the block (on_post_page) in a group labelled LESSON_OUTPUT_LABEL with a caption
+runner (tutor.runtime.runner, through block_outputs.py: one process for the whole build, started in
+on_env), and puts the output into the block (on_post_page) in a group labelled LESSON_OUTPUT_LABEL with a caption
 saying where it comes from. It is there with JavaScript off, in print and while Python starts;
 block.mjs hides it once the reader runs or edits the block (a saved edit included).
 

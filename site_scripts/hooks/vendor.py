@@ -14,8 +14,11 @@ What it is: after each build it writes, under the site folder,
 so the site needs no CDN and works from any sub-path. Wheels are reproducible: fixed timestamps,
 sorted entries.
 
-What it is not: an installer. node_modules and the micropip wheel come from `./dev.sh serve`
-(or `./dev.sh test`); when they are missing the build stops and says so.
+It also stops the build when site_scripts/browser/runtime/contract.mjs no longer matches the
+contract it is written from (contract_js.py).
+
+What it is not: an installer. node_modules comes from `./dev.sh serve` (or `./dev.sh test`); when it
+is missing the build stops and says so.
 """
 import base64
 import hashlib
@@ -25,7 +28,8 @@ import subprocess
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
-from reproducible_zip import write_zip  # MkDocs puts the hooks' folder on sys.path while it loads a hook
+import contract_js  # MkDocs puts the hooks' folder on sys.path while it loads a hook
+from reproducible_zip import write_zip
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPTS = REPO / "site_scripts"
@@ -49,6 +53,9 @@ def on_config(config):
                if not path.exists()]
     if missing:
         raise PluginError(f"vendor.py: missing {', '.join(missing)}; {SETUP_HINT}")
+    stale = contract_js.check()
+    if stale:
+        raise PluginError(f"vendor.py: {stale}")
     return config
 
 
@@ -117,7 +124,7 @@ def write_wheels(destination):
     packages = [
         write_wheel(destination, "tinygrad", "The lesson's scalar autograd engine.",
                     {"tinygrad.py": ENGINE.read_bytes()}),
-        write_wheel(destination, "tutor", "The lesson's Python side: code-block sessions and figure models.",
+        write_wheel(destination, "tutor", "The lesson's Python side: its runtime, figure models and checks.",
                     tutor_files()),
     ]
     manifest = {"packages": packages}

@@ -2,9 +2,11 @@
 
 What it is: two jobs. `check(source)` checks a reader's edited tinygrad.py before the site
 switches to it: it compiles the text, runs it as a module of its own (never registered as
-`tinygrad`, so the engine in use is untouched) and looks for the names the lesson's blocks and
-figures import and the attributes they read on a Value; it returns the verdict, {"ok", "problem"},
-which the page gets through runtime.call (tutor.session.call). `install(source)` makes the
+`tinygrad`, so the engine in use is untouched), looks for the names the lesson's blocks import and
+the attributes the site reads on a Value, and then tries on it what the site itself will do with it
+(engine_trial.py: every figure's starting state, show()'s picture, the exercises' checks and their
+imports), so an engine the check accepts keeps every figure; it returns the verdict, {"ok", "problem"},
+which the page gets through runtime.call (tutor.runtime.page_calls). `install(source)` makes the
 next `import tinygrad` load the edited text: it rewrites the installed tinygrad.py and forgets the
 engine and every lesson module already imported, so it works in a freshly booted interpreter and in
 one restored from a memory snapshot (where tinygrad and the figure models are imported already).
@@ -23,23 +25,28 @@ import traceback
 import types
 from pathlib import Path
 
-from .tracebacks import traceback_of
+from . import engine_trial
+from .runtime.tracebacks import traceback_of
 
 ENGINE_MODULE = "tinygrad"
 ENGINE_FILENAME = "tinygrad.py"
 # The name the checked text gets in messages. Not a file: under the plain name, tracebacks would
 # show the lines of the installed engine (found on sys.path) instead of the reader's.
 CHECKED_FILENAME = "tinygrad.py (your edit)"
-# What the lesson's blocks and figures use from the engine, and nothing more: without these the site
-# breaks in ways that have nothing to do with the experiment the reader wants to make. The figures
-# and show() read a Value's `data`, `grad` and `edges` (pairs (parent, local derivative)) and call
-# backward(); they find the graph's order themselves (tutor.figures.graph_trace.values_in_order).
+# What the lesson's blocks use from the engine, by name: without these the site breaks in ways that
+# have nothing to do with the experiment the reader wants to make. The figures and show() read a
+# Value's `data`, `grad` and `edges` (pairs (parent, local derivative)) and call backward(); they
+# find the graph's order themselves (tutor.figures.graph_trace.values_in_order). Whatever else a
+# figure or an exercise's checks use is found by trying them on the candidate (engine_trial.py).
 NEEDED_NAMES = ("Value", "MLP", "gradient_step", "train_line", "train_xor")
 NEEDED_VALUE_METHODS = ("backward", "tanh", "wrap")
 NEEDED_VALUE_ATTRIBUTES = ("data", "grad", "edges")
-# Lesson modules that stay when the engine is replaced: this one and the session the worker holds,
-# with its guards (none imports the engine). Every other tutor module may hold the old engine's Value.
-KEPT_MODULES = {"tutor", "tutor.session", "tutor.guards", "tutor.tracebacks", __name__}
+# Lesson modules that stay when the engine is replaced: the package, this module, the trial and the
+# runtime the worker holds (tutor.runtime imports no engine). Every other tutor module may hold the
+# old engine's Value (holds_engine).
+RUNTIME_PACKAGE = "tutor.runtime"
+ENGINE_FREE = {"tutor", __name__, "tutor.engine_trial"}
+PAGE_CALLS = ("check",)  # what the page may call (tutor.runtime.page_calls)
 
 
 def problems(source):
@@ -71,6 +78,12 @@ def problems(source):
     if missing:
         return (f"Your engine does not define {', '.join(missing)}, which the lesson's code blocks and "
                 "figures use. Put them back (Reset shows the original) and try again.")
+    with contextlib.redirect_stdout(captured), contextlib.redirect_stderr(captured):
+        failure = engine_trial.first_failure(module, holds_engine)
+    if failure:
+        return (f"Your engine defines what the code blocks use, but {failure}\nThe figures, show() and the "
+                "exercises' checks run on your engine too: keep what they use (Reset shows the original) "
+                "and try again.")
     return ""
 
 
@@ -128,10 +141,16 @@ def install(source):
     linecache.checkcache(str(path))  # tracebacks show the edited lines
 
 
+def holds_engine(name):
+    """Whether the lesson module `name` may hold on to the engine it was imported with."""
+    return name.startswith("tutor.") and name not in ENGINE_FREE and name != RUNTIME_PACKAGE \
+        and not name.startswith(RUNTIME_PACKAGE + ".")
+
+
 def forget_engine():
     """Drop the imported engine and every lesson module that may hold on to it from sys.modules."""
     for name in list(sys.modules):
-        if name == ENGINE_MODULE or (name.startswith("tutor.") and name not in KEPT_MODULES):
+        if name == ENGINE_MODULE or holds_engine(name):
             del sys.modules[name]
 
 

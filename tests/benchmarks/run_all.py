@@ -149,7 +149,10 @@ SWITCH_CHAPTER = """async (href) => {
   const link = [...document.querySelectorAll("a.md-nav__link")].find((a) => a.href === href);
   const started = performance.now();
   link.click();
-  const block = await until(() => location.href === href
+  // The address may gain a #heading as soon as it changes (Material's navigation.tracking), even one
+  // of the chapter just left: compare without it.
+  const shown = () => { const here = new URL(location.href); here.hash = ""; return here.href; };
+  const block = await until(() => shown() === href
     && document.querySelector("div.runnable[data-mounted='true']:not([data-bench-old])"), "the new chapter's block");
   const mounted = performance.now() - started;
   block.querySelector("button.runnable__run").click();
@@ -159,8 +162,8 @@ SWITCH_CHAPTER = """async (href) => {
 }"""
 
 # In the page: a control of a figure -> Python -> the figure's picture replaced. Times in ms.
-FIGURE_ROUND_TRIPS = """async ([figure, control, moves]) => {
-  const figure = document.querySelector(`[data-widget="${figure}"]`);
+FIGURE_ROUND_TRIPS = """async ([name, control, moves]) => {
+  const figure = document.querySelector(`[data-widget="${name}"]`);
   const picture = figure.querySelector(".figure__picture");
   const find = (label) => {
     const caption = [...figure.querySelectorAll("label")].find((l) => l.textContent.trim() === label);
@@ -488,7 +491,7 @@ def measure_reader_session(bench):
                         if request.url.endswith(".wasm") else None)
         bench.first_block_result_ms(page)
         first_key = urlparse(page.url).path
-        session = page.evaluate(NAMESPACE_MARK)
+        interpreter = page.evaluate(NAMESPACE_MARK)
         switches = []
         for switch in range(max(3, bench.repeats)):
             target = NEXT_CHAPTER if switch % 2 == 0 else BLOCK_CHAPTER
@@ -508,7 +511,7 @@ def measure_reader_session(bench):
         follow_link_to_figure(page, bench.site_url + LINE_FIT_CHAPTER, "line_fit")
         runs = page.evaluate(FIGURE_ROUND_TRIPS, ["line_fit", "Run 100 steps", ["reset"] * bench.repeats])
 
-    checks = {"same interpreter": len(wasm_downloads) == 1 and seen["session"] == session,
+    checks = {"same interpreter": len(wasm_downloads) == 1 and seen["interpreter"] == interpreter,
               "own namespace": not seen["here"] and seen["there"]}
     note = (f"{len(switches)} switches between {BLOCK_CHAPTER} and {NEXT_CHAPTER}; same interpreter = one wasm "
             f"download in the whole session; own namespace = a name set in {BLOCK_CHAPTER} is unseen in "
@@ -564,13 +567,13 @@ def measure_first_visit_switch(bench):
         with bench.fresh_page(service_workers="allow") as page:
             bench.first_block_result_ms(page)
             page.evaluate("() => { window.sameDocument = true; }")
-            session = page.evaluate(NAMESPACE_MARK)
+            interpreter = page.evaluate(NAMESPACE_MARK)
             switched = page.evaluate(SWITCH_CHAPTER, bench.site_url + NEXT_CHAPTER)
             if switched["state"] != "done":
                 raise RuntimeError(f"the first block of {NEXT_CHAPTER} failed: {switched['output']}")
             switches.append(switched["result"])
             same.append(page.evaluate("() => window.sameDocument === true")
-                        and page.evaluate(NAMESPACE_MARK) == session)
+                        and page.evaluate(NAMESPACE_MARK) == interpreter)
     return [row("first switch", "First visit (service worker allowed): first chapter switch -> first result",
                 median(switches), "ms", checks={"same document and interpreter": all(same)},
                 note=f"{len(switches)} first visits")]
@@ -579,14 +582,14 @@ def measure_first_visit_switch(bench):
 def follow_link_to_figure(page, url, figure):
     """Click the navigation link to `url` (instant navigation), scroll to `figure`, wait until it is interactive."""
     page.evaluate("url => [...document.querySelectorAll('a.md-nav__link')].find((a) => a.href === url).click()", url)
-    page.wait_for_url(url)
+    page.wait_for_url(lambda address: urlparse(address)._replace(fragment="").geturl() == url)  # a #heading may follow
     page.locator(f'[data-widget="{figure}"]').scroll_into_view_if_needed()
     page.wait_for_function("figure => document.querySelector(`[data-widget=\"${figure}\"]`)?.dataset.python === 'ready'",
                            arg=figure, timeout=PYTHON_TIMEOUT_MS)
 
 
-SLIDER_RANGE = """([figure, label]) => {
-  const figure = document.querySelector(`[data-widget="${figure}"]`);
+SLIDER_RANGE = """([name, label]) => {
+  const figure = document.querySelector(`[data-widget="${name}"]`);
   const caption = [...figure.querySelectorAll("label")].find((l) => l.textContent.trim() === label);
   const input = document.getElementById(caption.htmlFor);
   return { min: Number(input.min), max: Number(input.max) };
@@ -599,7 +602,7 @@ IMPORT_RUNTIME = """const { runtime } = await import(
 NAMESPACE_MARK = """async () => {
   %s
   await runtime.run({ page: location.pathname, code: "bench_marker = 1" });
-  return runtime.session;
+  return runtime.interpreter;
 }""" % IMPORT_RUNTIME
 NAMESPACE_SEEN = """async (firstKey) => {
   %s
@@ -608,7 +611,7 @@ NAMESPACE_SEEN = """async (firstKey) => {
     await runtime.run({ page, code: "print('bench_marker' in globals())", onOutput: (_, t) => { text += t; } });
     return text.trim() === "True";
   };
-  return { session: runtime.session, here: await has_marker(location.pathname), there: await has_marker(firstKey) };
+  return { interpreter: runtime.interpreter, here: await has_marker(location.pathname), there: await has_marker(firstKey) };
 }""" % IMPORT_RUNTIME
 
 

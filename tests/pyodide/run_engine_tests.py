@@ -1,6 +1,6 @@
 """run_engine_tests.py: a tiny test runner for the engine's test modules, for Pyodide.
 
-What it is: `python run_engine_tests.py tests/engine/test_x.py ...` imports each module and calls
+What it is: `python run_engine_tests.py tests/engine/test_<module>.py ...` imports each module and calls
 every top-level function whose name starts with `test_`, in the order they are written, and prints
 one line per test: `PASS path::name`, or `FAIL path::name` followed by the traceback. It prints the
 SHA-256 of the engine file it imported first, and exits with 1 if any test failed. Pyodide has no

@@ -2,8 +2,8 @@
 //
 // What it is: `node tests/pyodide/run_in_pyodide.mjs SCRIPT.py [ARGUMENT ...]` boots Pyodide from
 // node_modules/pyodide (offline, no package downloads), copies engine/tinygrad.py byte for byte to
-// /repo/engine/tinygrad.py in Pyodide's file system, mirrors the .py files of the folders of SCRIPT
-// and of every ARGUMENT that names a file, and runs SCRIPT as __main__ with /repo as the working
+// /repo/engine/tinygrad.py in Pyodide's file system, mirrors the .py files of the folders (and their
+// subfolders: a package whole) of SCRIPT and of every ARGUMENT that names a file, and runs SCRIPT as __main__ with /repo as the working
 // directory, so relative paths mean the same thing as in the checkout. The script's output is
 // forwarded. Afterwards it runs one more line of Python to prove that the runtime survived.
 // Exit code: the script's own exit code; 3 if the runtime died (a Pyodide fatal error).
@@ -38,10 +38,11 @@ function copyIntoPyodide(pyodide, relativePath) {
   pyodide.FS.writeFile(target, new Uint8Array(readFileSync(join(repoRoot, relativePath))));
 }
 
+/** The .py files in the folder of `relativePath` and in its subfolders. */
 function pythonFilesNextTo(relativePath) {
   const folder = dirname(relativePath);
-  return readdirSync(join(repoRoot, folder))
-    .filter((name) => name.endsWith(".py"))
+  return readdirSync(join(repoRoot, folder), { recursive: true })
+    .filter((name) => name.endsWith(".py") && !name.includes("__pycache__"))
     .map((name) => join(folder, name));
 }
 

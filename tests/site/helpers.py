@@ -70,23 +70,47 @@ def build_site(destination, site_url):
     return Path(destination)
 
 
+class SiteServer:
+    """site_scripts/server/serve.py serving `directory` on 127.0.0.1:`port` under `base`, as a process that
+    can be stopped and started again on the same port (a test that needs the server gone stops it)."""
+
+    def __init__(self, directory, port, base="/", isolation_headers=False):
+        self.command = [sys.executable, str(REPO / "site_scripts" / "server" / "serve.py"), str(directory),
+                        "--host", "127.0.0.1", "--port", str(port), "--base", base, "--quiet"]
+        if isolation_headers:
+            self.command.append("--isolation-headers")
+        self.url = f"http://127.0.0.1:{port}{base}"
+        self.process = self.errors = None
+
+    def start(self):
+        """Start serving; return the URL once it answers."""
+        # A file, not a pipe: a pipe nobody reads fills up and then stops the server in the middle of a test.
+        self.errors = tempfile.TemporaryFile("w+")
+        self.process = subprocess.Popen(self.command, stdout=subprocess.DEVNULL, stderr=self.errors, text=True)
+        try:
+            wait_until_serving(self.url, self.process, self.errors)
+        except BaseException:
+            self.stop()
+            raise
+        return self.url
+
+    def stop(self):
+        """Stop serving (nothing answers at the URL any more); does nothing when stopped already."""
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+            self.errors.close()
+            self.process = self.errors = None
+
+
 @contextlib.contextmanager
 def serve_site(directory, port, base="/", isolation_headers=False):
     """Serve `directory` with site_scripts/server/serve.py on 127.0.0.1:`port` under `base`; yields the URL."""
-    command = [sys.executable, str(REPO / "site_scripts" / "server" / "serve.py"), str(directory),
-               "--host", "127.0.0.1", "--port", str(port), "--base", base, "--quiet"]
-    if isolation_headers:
-        command.append("--isolation-headers")
-    # A file, not a pipe: a pipe nobody reads fills up and then stops the server in the middle of a test.
-    with tempfile.TemporaryFile("w+") as errors:
-        server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=errors, text=True)
-        url = f"http://127.0.0.1:{port}{base}"
-        try:
-            wait_until_serving(url, server, errors)
-            yield url
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
+    server = SiteServer(directory, port, base, isolation_headers)
+    try:
+        yield server.start()
+    finally:
+        server.stop()
 
 
 def written(file):
@@ -156,7 +180,7 @@ def pages_with_blocks(site_directory, minimum=1):
 
 
 def cpython_outputs(sources):
-    """Run `sources` in order in one namespace with the same session module the browser uses, here in
+    """Run `sources` in order in one namespace with the same runner the browser uses, here in
     CPython, as the build does for the lesson's outputs (site_scripts/hooks/block_outputs.py); return
     [(ok, output_text), ...], one per block (the text a block's output log shows: the figures show()
     sends are drawn apart from it)."""
@@ -288,9 +312,9 @@ def wait_not_busy(block_locator, timeout=PYTHON_TIMEOUT_MS):
     wait_for_block(block_locator, NOT_BUSY, timeout=timeout)
 
 
-def python_session(page):
+def python_interpreter(page):
     """A number that changes every time the page's Python is replaced by a fresh interpreter."""
-    return int(page.evaluate("() => document.documentElement.dataset.pythonSession || 0"))
+    return int(page.evaluate("() => document.documentElement.dataset.pythonInterpreter || 0"))
 
 
 def run_then_stop(block_locator, code="while True:\n    pass"):

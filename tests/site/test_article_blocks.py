@@ -3,8 +3,8 @@
 What it is: for each page of docs/ that has runnable blocks, two visits of the built site served on
 127.0.0.1. First every block is run in page order; then, on a fresh visit, only the last block is
 clicked, which must run all earlier blocks first. Each time every block must end without an error
-and print what the same blocks print when run in order in CPython with the same session module,
-numbers equal up to rounding noise (the expected output is derived, never written down here).
+and print what the same blocks print when run in order in CPython with the same runner
+(tutor.runtime.runner), numbers equal up to rounding noise (the expected output is derived, never written down here).
 Pages with a single block get only the first visit: for them both orders are the same.
 What it is not: a test of the block machinery itself (test_blocks.py) or of the numbers the prose
 states (tests/article/test_numbers.py).

@@ -2,7 +2,7 @@
 
 What it is: the reader's view of a runnable block, checked against the built site served on
 127.0.0.1, both at the root and under a sub-path (/some-repo/), like a GitHub Pages project site.
-Expected outputs are not written down here: a real block must print what the same session module
+Expected outputs are not written down here: a real block must print what the same runner (tutor.runtime)
 prints in CPython for the same code, and edited blocks compute values the test derives itself.
 
 What it is not: a check of the article's prose or numbers (tests/article) nor of speed.
@@ -15,11 +15,11 @@ import pytest
 from playwright.sync_api import expect
 
 from helpers import (PYTHON_TIMEOUT_MS, block, blocks, cpython_outputs, editor_text, free_port, open_lesson,
-                     output_text, pages_with_blocks, press, python_session, run_block, run_then_stop,
+                     output_text, pages_with_blocks, press, python_interpreter, run_block, run_then_stop,
                      runnable_sources, serve_site, set_code, wait_run_finished, wait_running)
 
 LOCATIONS = ["site_url", "subpath_site_url"]
-RUNTIME_FILES = ("session.py", "_pyodide", "pyodide.asm", "tutor/")
+RUNTIME_FILES = ("runner.py", "_pyodide", "pyodide.asm", "tutor/")
 OPENS_ON_A_BLOCK = "checking/"    # its first block is in view on arrival
 FAR_FROM_PYTHON = "derivatives/"  # its first block or figure is over 1,000 px down
 
@@ -243,12 +243,12 @@ def test_start_early_creates_the_worker_before_the_lessons_modules_arrive(page, 
     page.goto(site_url + OPENS_ON_A_BLOCK, wait_until="commit")
     wait_for_wasm_request(page, requests_made)
     assert held, "runtime.mjs was never asked for"
-    assert python_session(page) == 0  # no runtime on the page yet
+    assert python_interpreter(page) == 0  # no runtime on the page yet
     assert page.evaluate(WORKERS_CREATED) == 1
     for route in held:
         route.continue_()
     assert run_block(block(page, 1)).startswith("loss  =")  # the runtime adopted that worker
-    assert python_session(page) == 1 and page.evaluate(WORKERS_CREATED) == 1
+    assert python_interpreter(page) == 1 and page.evaluate(WORKERS_CREATED) == 1
 
 
 def test_a_start_that_fails_before_the_runtime_arrives_is_reported(page, site_url):
@@ -264,7 +264,7 @@ def test_a_start_that_fails_before_the_runtime_arrives_is_reported(page, site_ur
     while not any(text.startswith("Python could not start") for text in console):  # said to nobody yet
         assert time.monotonic() < deadline, f"the worker never gave up: {console}"
         page.wait_for_timeout(50)
-    assert held and python_session(page) == 0
+    assert held and python_interpreter(page) == 0
     for route in held:
         route.continue_()
     status = block(page, 1).locator(".runnable__status")
@@ -283,7 +283,7 @@ def test_python_starts_with_the_page_when_it_opens_on_a_block(page, site_url):
     first_python_element = page.evaluate(
         "() => document.querySelector('div.runnable, [data-widget]').getBoundingClientRect().top")
     assert first_python_element > 400 * (1 + 0.75) + 200, "the page no longer opens far from Python"
-    assert python_session(page) == 0  # runtime.start() was never called
+    assert python_interpreter(page) == 0  # runtime.start() was never called
     assert page.evaluate(WORKERS_CREATED) == 0  # nor did start-early.js create a worker itself
     assert page.locator("div.runnable[data-mounted]").count() == 0  # main.mjs really did not run
 

@@ -7,10 +7,11 @@ chapters (after a reload and after an instant navigation), with the banner in vi
 refused with Python's message, the site keeps its engine and the draft survives a reload. A second
 tab of the same browser follows an engine applied or restored in the first: its Python, if it runs,
 restarts with that engine; if Python never started there, only its banner and editor change.
-Engines other than edits of the lesson's (tests/tutor/other_engines.py): the reference article's own
-engine is accepted, and then the figures "x × x, traced", "Backpropagation on the graph" and
+Engines other than edits of the lesson's (tests/tutor/other_engines.py): a reader's engine in another
+style is accepted, and then the figures "x × x, traced", "Backpropagation on the graph" and
 "Paths add up" step to their gradients and show() draws a graph; a micrograd-style engine (no
-`edges`) is refused with a message naming what the site reads and it lacks.
+`edges`) is refused with a message naming what the site reads and it lacks, and so is the lesson's
+engine with Neuron renamed while a figure still needs it (or, once no figure does, it is accepted).
 What it is not: a test of the check's rules (tests/tutor/test_engine_edit.py covers them in CPython).
 """
 import re
@@ -18,11 +19,11 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from helpers import (PYTHON_TIMEOUT_MS, REPO, block, block_titled, python_session, python_state, run_block,
+from helpers import (PYTHON_TIMEOUT_MS, REPO, block, block_titled, python_interpreter, python_state, run_block,
                      set_code, wait_output_contains, wait_python_ready)
 from test_accessibility import serious_violations
 from test_figures import box_gradient, button, messages, open_figure, readout, settled
-from tests.tutor.other_engines import MICROGRAD_STYLE, article_engine
+from tests.tutor.other_engines import MICROGRAD_STYLE, MUTATED, READERS_ENGINE
 
 ORIGINAL = (REPO / "engine" / "tinygrad.py").read_text(encoding="utf-8")
 FULL_STORAGE = "Storage.prototype.setItem = function () { throw new DOMException('full', 'QuotaExceededError'); };"
@@ -218,7 +219,7 @@ def test_a_tab_where_python_never_started_shows_the_banner_and_keeps_python_unst
     expect(banner).to_contain_text("runs your edited engine")
     expect(editor_here).to_contain_text("The site runs your edited engine now")
     expect(editor_here).to_contain_text("Another tab applied an edited engine, not the text shown here")
-    assert python_session(page) == 0  # no interpreter was ever created in this tab
+    assert python_interpreter(page) == 0  # no interpreter was ever created in this tab
     assert python_state(page) == "idle"
 
     # Python starts only when the reader runs a block here, and then with the engine the other tab applied.
@@ -236,10 +237,9 @@ def step_to_the_end(figure, label="Backpropagate one operation", most=12):
     return presses
 
 
-def test_the_articles_engine_runs_the_graph_figures_and_show(page, site_url, built_site, clean_run):
-    article = article_engine()
+def test_a_readers_engine_runs_the_graph_figures_and_show(page, site_url, built_site, clean_run):
     editor = open_engine_editor(page, site_url)
-    type_engine(page, editor, article)
+    type_engine(page, editor, READERS_ENGINE)
     assert apply_engine(editor).startswith("Applied")
 
     figure = open_figure(page, site_url, built_site, "x_times_x")
@@ -249,7 +249,7 @@ def test_the_articles_engine_runs_the_graph_figures_and_show(page, site_url, bui
     assert readout(figure, "x.grad") == "10"
 
     figure = open_figure(page, site_url, built_site, "backprop_graph")
-    expect(figure.locator("[data-node]")).to_have_count(10)  # the article subtracts by adding y · (−1)
+    expect(figure.locator("[data-node]")).to_have_count(10)  # this engine subtracts by adding y · (−1)
     button(figure, "Seed gradient").click()
     step_to_the_end(figure)
     assert {symbol: box_gradient(figure, symbol) for symbol in "wbxy"} == {"w": "−12", "b": "−6", "x": "−6", "y": "6"}
@@ -278,3 +278,16 @@ def test_a_micrograd_style_engine_is_refused_naming_what_it_lacks(page, site_url
     problem = editor.get_by_role("alert")
     expect(problem).to_contain_text("Your engine does not define Value.wrap, Value.edges, which the lesson's")
     expect(page.get_by_role("region", name="Edited engine")).to_be_hidden()
+
+
+def test_an_engine_a_figure_cannot_start_with_is_refused_in_the_page_naming_the_figure(page, site_url, clean_run):
+    editor = open_engine_editor(page, site_url)
+    type_engine(page, editor, MUTATED["Neuron renamed"])
+    verdict = apply_engine(editor)
+    if verdict.startswith("Not applied"):  # a figure still builds its network from the engine's Neuron
+        problem = editor.get_by_role("alert")
+        expect(problem).to_contain_text("cannot start with it")
+        expect(problem).to_contain_text("'Neuron'")
+        expect(page.get_by_role("region", name="Edited engine")).to_be_hidden()
+    else:
+        assert verdict.startswith("Applied")

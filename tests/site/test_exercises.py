@@ -8,7 +8,7 @@ is still shown as solved (and the solution is still in the block, as a saved edi
 serious problem in the panel with everything shown. A typed solution passes too, code that raises
 is explained instead of checked, checks that never end can be stopped, a browser that refuses storage still checks, and the site's search
 does not give the hints or solutions away.
-What it is not: a test of the checks' verdicts for every exercise (tests/exercises/ runs them in
+What it is not: a test of the checks' verdicts for every exercise (tests/tutor/exercises/ runs them in
 CPython on every starter and solution).
 """
 import html

@@ -7,7 +7,7 @@ x; "The loss experiment" with w at both ends for both losses, stepping from ther
 can evaluate but not picture" at both ends with the full curve shown. After every move the figure
 must show no error, no text saying NaN or Infinity, and no SVG attribute holding NaN or Infinity;
 the page must raise no uncaught error.
-What it is not: the models' arithmetic at the extremes (tests/figures/test_extremes.py).
+What it is not: the models' arithmetic at the extremes (tests/tutor/figures/test_extremes.py).
 One browser context serves the module; a test opens its figure's page only if it is not shown yet.
 """
 from types import SimpleNamespace

@@ -7,7 +7,7 @@ issue, or against the same model run here under CPython. Three tests use the key
 (buttons, sliders, radios). One test keeps Python from starting, to check the state every
 figure shows before Python is ready.
 
-What it is not: a test of the models' arithmetic in depth (tests/figures/ does that) or of the
+What it is not: a test of the models' arithmetic in depth (tests/tutor/figures/ does that) or of the
 runtime (test_blocks.py).
 """
 import sys
@@ -30,6 +30,8 @@ TITLES = {  # exactly as issue #5 names them
     "xor_surface": "XOR decision surface",
     "xor_gradients": "Gradients of all 17 parameters",
     "gradient_cost": "The cost of a gradient",
+    "backprop_by_hand": "Backpropagate by hand",  # issue #28
+    "neuron_by_hand": "A neuron by hand",
 }
 SUPERSCRIPT_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
 NO_PYTHON = """{  // the runtime's worker (named "python") becomes a stub that never answers; others still work

@@ -2,9 +2,10 @@
 
 What it is: Chromium tests of issue #6 against the built site served by site_scripts/server/serve.py with
 service workers allowed: offline use after one visit, cross-origin isolation gained by the service
-worker on a server that sends no isolation headers (and no reload where the host sends them), the
-first visit left alone once the reader touched it, a project sub-path, no request leaving the site's
-origin, the classroom zip started with its own command, and a new build replacing the old cache.
+worker on a server that sends no isolation headers from the reader's next full page load (a first
+visit is one document, never reloaded: issue #31), no reload where the host sends the headers, a
+project sub-path, no request leaving the site's origin, the classroom zip started with its own
+command, and a new build replacing the old cache.
 
 What it is not: tests of blocks or figures themselves (test_blocks.py, test_figures.py); here they
 only prove that the hosted site still runs Python.
@@ -45,9 +46,8 @@ ENGINE_CHECK_OUTPUT = "slope 7.0"
 @pytest.fixture
 def context_options():
     """Service workers allowed: they are what this module tests. A short window keeps the chapters'
-    first block and figure out of the runtime's start-when-near margin at load, so Python does not
-    start before the service worker controls the page (that would postpone the isolation reload to
-    the next page, by design, and these tests expect it on the first)."""
+    first block and figure out of the runtime's start-when-near margin at load, so Python starts only
+    when a test runs it (a first visit must not reload the page even then)."""
     return {"service_workers": "allow", "viewport": {"width": 1280, "height": 400}}
 
 
@@ -102,6 +102,16 @@ def record_document_loads(page):
 def wait_isolated(page):
     page.wait_for_function("() => crossOriginIsolated && navigator.serviceWorker.controller !== null",
                            timeout=PYTHON_TIMEOUT_MS)
+
+
+def open_isolated(page, site_url, path=""):
+    """A first visit of `path`, left once the service worker controls it, then the reader's next full
+    page load (a reload): the service worker answers that one with the isolation headers."""
+    open_lesson(page, site_url, path)
+    wait_controlled(page)
+    page.reload()
+    wait_isolated(page)
+    wait_blocks_mounted(page)
 
 
 def wait_offline_copy(page):
@@ -188,17 +198,20 @@ def worker_state(page):
 
 # ---- Isolation ---------------------------------------------------------------------------------
 
-def test_service_worker_isolates_pages_on_a_host_without_headers(page, site_url, built_site):
+def test_service_worker_isolates_the_next_page_load_on_a_host_without_headers(page, site_url, built_site):
     chapter = chapters_with_blocks_and_figures(built_site)[0]
     with urlopen(site_url + chapter) as response:
         assert not any(response.headers.get(name) for name in ISOLATION_HEADERS), "the server must send none"
     loads = record_document_loads(page)
 
     open_lesson(page, site_url, chapter)
+    wait_controlled(page)
+    assert not page.evaluate("crossOriginIsolated"), "the first visit's document came without the headers"
+    page.reload()  # the reader's next full page load
     wait_isolated(page)
     wait_blocks_mounted(page)
 
-    assert len(loads) == 2, "exactly one reload gains isolation"
+    assert len(loads) == 2, "the first visit's document and the reader's reload, nothing else"
     first, reload = (request.response() for request in loads)
     assert not first.from_service_worker and first.headers.get("cross-origin-embedder-policy") is None
     assert reload.from_service_worker
@@ -211,8 +224,7 @@ def test_a_revalidation_through_the_service_worker_gets_the_file_not_a_bare_304(
     """WebKit can send a page's request for the Python worker's script again as a revalidation (with
     If-Modified-Since); the server's 304 must not reach the page (a worker given a 304 fails to load).
     Here the page itself sends such a request, for a module the offline copy does not hold yet."""
-    open_lesson(page, site_url, "")
-    wait_isolated(page)  # after the page's one reload for isolation
+    open_isolated(page, site_url, "")
     worker = site_url + "assets/lesson/browser/runtime/worker.mjs"
     with urlopen(worker) as response:
         last_modified, expected = response.headers["Last-Modified"], response.read().decode()
@@ -236,9 +248,7 @@ def document_build(page):
 def test_each_page_the_service_worker_answers_names_its_build(page, site_url, built_site):
     """register.mjs compares this with the build of the worker in control: a page that an older build
     answered, and whose worker changed before its scripts ran, reloads itself into the new one."""
-    chapter = chapters_with_blocks_and_figures(built_site)[0]
-    open_lesson(page, site_url, chapter)
-    wait_isolated(page)
+    open_isolated(page, site_url, chapters_with_blocks_and_figures(built_site)[0])
     assert document_build(page) == [worker_build(built_site)["version"]]
 
 
@@ -246,7 +256,8 @@ def test_a_page_that_an_older_build_answered_reloads_into_the_current_one(page, 
     """A new build's worker can take over before the page's scripts run, so that no controllerchange is
     left to hear. The page then compares the build named in its document's Server-Timing header with
     the build of the worker in control. Here the worker names an older build in the first page it
-    answers, as the old worker would have, and in no page after that."""
+    answers (the reader's reload after the first visit), as the old worker would have, and in no page
+    after that."""
     site = shutil.copytree(built_site, tmp_path / "site")
     worker_file = site / "service-worker.js"
     text = worker_file.read_text(encoding="utf-8")
@@ -258,16 +269,15 @@ def test_a_page_that_an_older_build_answered_reloads_into_the_current_one(page, 
     port = free_port()
     with serve_site(site, port) as url:
         loads = record_document_loads(page)
-        open_lesson(page, url, chapter)
-        wait_isolated(page)
+        open_isolated(page, url, chapter)
         current = [worker_build(site)["version"]]
         deadline = time.monotonic() + UI_TIMEOUT_MS / 1000
         while (named := document_build(page)) != current and time.monotonic() < deadline:
             page.wait_for_timeout(200)  # lets Playwright deliver the page's events (time.sleep would not)
         wait_blocks_mounted(page)
         page.wait_for_timeout(1000)  # and no reload after that one
-    # The first visit, its reload for isolation (answered as if by an older build), and the reload that
-    # brings the current build.
+    # The first visit, the reader's reload (answered as if by an older build), and the page's own
+    # reload that brings the current build.
     assert named == current
     assert len(loads) == 3, [request.url for request in loads]
 
@@ -283,27 +293,58 @@ def test_host_that_sends_isolation_headers_gets_no_reload(page, built_site):
         assert len(loads) == 1
 
 
-def test_a_touched_first_visit_keeps_its_document_and_python_across_chapters_until_a_full_load(
+# The first block or figure of BELOW_THE_FOLD is more than start-early.js's margin below a 1280 x 720
+# window, so no Python starts at load; NEAR_THE_VIEW's is near it, so Python starts at once. The test
+# checks both premises.
+FIRST_VISIT_WINDOW = {"width": 1280, "height": 720}
+BELOW_THE_FOLD, NEAR_THE_VIEW = "backpropagation/", "checking/"
+WORKER_CREATED_AT_LOAD = "() => performance.getEntriesByName('lesson-python-worker').length > 0"  # start-early.js's mark
+
+
+@pytest.mark.parametrize("chapter, python_at_load", [(BELOW_THE_FOLD, False), (NEAR_THE_VIEW, True)])
+def test_a_first_visit_on_a_host_without_headers_is_one_document(browser, site_url, chapter, python_at_load):
+    """Issue #31: the service worker installs and takes control of the open page, which it never
+    reloads: not one the reader only reads (below the fold), not one whose Python started at load."""
+    context = browser.new_context(service_workers="allow", viewport=FIRST_VISIT_WINDOW)
+    context.set_default_timeout(UI_TIMEOUT_MS)
+    try:
+        page = context.new_page()
+        loads = record_document_loads(page)
+        open_lesson(page, site_url, chapter)
+        assert page.evaluate(WORKER_CREATED_AT_LOAD) is python_at_load, "the chapter no longer tests its case"
+        wait_controlled(page)
+        page.wait_for_timeout(1500)  # a reload would be asked for as the worker takes control
+        assert len(loads) == 1, [request.url for request in loads]
+        assert not page.evaluate("crossOriginIsolated")
+        assert ENGINE_CHECK_OUTPUT in check_engine_runs(page)  # the reader scrolls to the block and runs it
+        page.wait_for_timeout(1000)
+        assert len(loads) == 1, [request.url for request in loads]
+    finally:
+        context.close()
+
+
+def test_a_first_visit_keeps_its_document_and_python_across_chapters_until_a_full_load(
         page, site_url, built_site):
-    """First visit: the reader touched the page before the service worker took over. Moving on to the
-    next chapter keeps the same document and interpreter (no reload, no second boot); Stop still works
-    there by restarting and replaying; isolation comes with the reader's next full page load."""
+    """First visit: the service worker takes control of the untouched page, whose Python has not
+    started yet. The page stays (no reload); Python runs there. Moving on to the next chapter keeps the
+    same document and interpreter (no reload, no second boot); Stop still works there by restarting
+    and replaying; isolation comes with the reader's next full page load."""
     first_chapter, second_chapter = chapters_with_blocks_and_figures(built_site)[:2]
     loads = record_document_loads(page)
-    page.goto(site_url + first_chapter, wait_until="domcontentloaded")
-    page.keyboard.press("Shift")  # the reader touches the page before the service worker takes over
-
-    wait_blocks_mounted(page)
+    open_lesson(page, site_url, first_chapter)
     wait_controlled(page)
+    page.wait_for_timeout(1000)  # a reload would be asked for as the worker takes control
+    assert page.evaluate("document.documentElement.dataset.pythonInterpreter") is None, "Python started at load"
+
     assert ENGINE_CHECK_OUTPUT in check_engine_runs(page)  # Python works before isolation
     assert len(loads) == 1 and not page.evaluate("crossOriginIsolated")
-    session = page.evaluate("document.documentElement.dataset.pythonSession")
+    interpreter = page.evaluate("document.documentElement.dataset.pythonInterpreter")
 
     follow_link(page, site_url + second_chapter)
     wait_blocks_mounted(page)
     assert ENGINE_CHECK_OUTPUT in check_engine_runs(page)
     assert len(loads) == 1, "moving to the next chapter reloaded the page"
-    assert page.evaluate("document.documentElement.dataset.pythonSession") == session, "Python was started again"
+    assert page.evaluate("document.documentElement.dataset.pythonInterpreter") == interpreter, "Python was started again"
     assert not page.evaluate("crossOriginIsolated")
     last = block(page, blocks(page).count())
     run_then_stop(last)
@@ -319,7 +360,7 @@ def test_a_touched_first_visit_keeps_its_document_and_python_across_chapters_unt
 def test_lesson_works_offline_after_one_visit(page, site_url, built_site, outside_requests):
     first_chapter, second_chapter = chapters_with_blocks_and_figures(built_site)[:2]
     open_lesson(page, site_url, first_chapter)
-    wait_isolated(page)
+    wait_controlled(page)
     assert ENGINE_CHECK_OUTPUT in check_engine_runs(page)  # a visit that ran Python...
     wait_offline_copy(page)  # ...leaves a copy of the whole lesson
 
@@ -337,8 +378,7 @@ def test_lesson_works_offline_after_one_visit(page, site_url, built_site, outsid
 
 
 def test_project_sub_path_runs_blocks_and_figures(page, subpath_site_url, built_site):
-    open_lesson(page, subpath_site_url, chapters_with_blocks_and_figures(built_site)[0])
-    wait_isolated(page)
+    open_isolated(page, subpath_site_url, chapters_with_blocks_and_figures(built_site)[0])
     scope = page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.scope)")
     assert scope == subpath_site_url
     assert [urlparse(subpath_site_url).path in name for name in cache_names(page)] == [True]
@@ -354,7 +394,7 @@ def test_every_page_stays_on_the_sites_origin(page, site_url, built_site, outsid
     page.context.on("request", lambda request: requests.append(request))
     loads = record_document_loads(page)
     open_lesson(page, site_url)
-    wait_isolated(page)
+    wait_controlled(page)
     # The class overview is linked from the teachers' page only: visit it right after that page.
     paths = [path for path in lesson_pages(built_site) if path != "class-overview/"]
     paths.insert(paths.index("teachers/") + 1, "class-overview/")
@@ -366,7 +406,7 @@ def test_every_page_stays_on_the_sites_origin(page, site_url, built_site, outsid
         if page.locator("[data-widget]").count():
             check_figure_computes(page)
 
-    assert len(loads) == 2, "one reload for isolation, then instant navigation only"
+    assert len(loads) == 1, "one document, then instant navigation only"
     assert requests, "the recorder saw the requests"
     assert any(request.service_worker for request in requests), "and those of the service worker"
     assert any(request.url.endswith(".wasm") for request in requests), "and those of Python's worker"
@@ -448,7 +488,7 @@ def test_new_build_replaces_the_old_cache(page, built_site, tmp_path):
     port = free_port()
     with serve_site(site, port) as url:
         open_lesson(page, url, chapter)
-        wait_isolated(page)
+        wait_controlled(page)
         assert [name.endswith(old_version) for name in cache_names(page)] == [True]
         assert ENGINE_CHECK_OUTPUT in check_engine_runs(page)
         wait_offline_copy(page)

@@ -1,7 +1,7 @@
 """test_lesson_output.py: every runnable block shows the lesson's output before anything runs.
 
 What it is: Chromium tests of the output the build writes into each block (site_scripts/hooks/
-runnable_fence.py, computed by tutor.session under CPython) and of how block.mjs treats it. With
+runnable_fence.py, computed by tutor.runtime.runner under CPython) and of how block.mjs treats it. With
 JavaScript off, on screen and in print, each block of a chapter shows a group "Output of the lesson's
 code" holding what CPython prints for that block when the page's blocks run in order, with a caption
 that says where it comes from. With JavaScript on it is there while Python has not started; running a

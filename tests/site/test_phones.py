@@ -57,6 +57,7 @@ OVERFLOW = """() => {
   for (const figure of document.querySelectorAll("[data-widget]")) {
     if (outside(figure)) problems.push(`figure ${figure.dataset.widget} is wider than its column`);
     for (const part of figure.querySelectorAll("svg, canvas, input, button, table")) {
+      if (part.getClientRects().length === 0) continue;  // not rendered (a hidden set of fields): takes no room
       if (outside(part)) problems.push(`figure ${figure.dataset.widget}: a ${part.tagName.toLowerCase()} sticks out`);
     }
     if (figure.scrollWidth > figure.clientWidth + 1) problems.push(`figure ${figure.dataset.widget} overflows inside`);

@@ -23,9 +23,9 @@ from dataclasses import dataclass
 import pytest
 
 from helpers import (REPO, UI_TIMEOUT_MS, block, free_port, open_lesson, output_text, pages_with_blocks,
-                     press, python_session, run_block, serve_site, set_code, wait_not_busy,
+                     press, python_interpreter, run_block, serve_site, set_code, wait_not_busy,
                      wait_output_contains, wait_run_finished, wait_running)
-from tutor.guards import SAFE_RECURSION_LIMIT
+from tutor.runtime.guards import SAFE_RECURSION_LIMIT
 
 RESTORED = "your definitions are back"
 ENGINE_SHA256 = hashlib.sha256((REPO / "engine" / "tinygrad.py").read_bytes()).hexdigest()
@@ -36,10 +36,10 @@ FORGE = """import js, json
 def forge(**message):
     js.postMessage(js.JSON.parse(json.dumps(message)))
 for request in range(1, 300):  # whatever this run's id is, one of these claims to be its answer
-    forge(type="output", id=request, stream="stdout", text="FORGED OUTPUT")
-    forge(type="result", id=request, ok=False, error="FORGED RESULT")
-forge(type="status", state="error", message="FORGED STATUS")
-forge(type="fatal", message="Maximum call stack size exceeded")
+    forge(kind="output", id=request, stream="stdout", text="FORGED OUTPUT")
+    forge(kind="result", id=request, ok=False, report="FORGED RESULT", error={"kind": "exception", "message": "x"})
+forge(kind="status", state="error", message="FORGED STATUS")
+forge(kind="fatal", error={"kind": "stack-overflow", "message": "Maximum call stack size exceeded"})
 print("posted")"""
 
 
@@ -143,13 +143,13 @@ HOSTILE = [
     Cell("time.sleep(3), isolated", "import time\nstart = time.monotonic()\ntime.sleep(3)\n"
          "print('slept', time.monotonic() - start >= 3)", shows=("slept True",), state="done", group="isolated"),
     Cell("time.sleep(10**6), Stop, isolated", "kept = 'kept'\nimport time\ntime.sleep(10**6)",
-         stop_when="waits 11.6 days", shows=(INTERRUPTED,), hides=("Traceback",), group="isolated",
+         stop_when="waits 11.6 days", shows=(INTERRUPTED,), hides=("Traceback",), state="stopped", group="isolated",
          then=("print(kept)", "kept\n")),
     Cell("asyncio loop that never ends, Stop, isolated", "import asyncio\nkept = 'kept'\n\nasync def forever():\n"
          "    while True:\n        await asyncio.sleep(1)\n\nawait forever()", stop_when="", shows=(INTERRUPTED,),
-         hides=("Traceback",), group="isolated", then=("print(kept)", "kept\n")),
+         hides=("Traceback",), state="stopped", group="isolated", then=("print(kept)", "kept\n")),
     Cell("await asyncio.sleep(10**6), Stop, isolated", "import asyncio\nawait asyncio.sleep(10**6)",
-         stop_when="", shows=(INTERRUPTED,), group="isolated"),
+         stop_when="", shows=(INTERRUPTED,), state="stopped", group="isolated"),
     Cell("a raised recursion limit, isolated", "import sys\nsys.setrecursionlimit(10**6)\n\ndef f():\n"
          "    return f()\n\nf()", shows=("RecursionError: maximum recursion depth exceeded",), group="isolated"),
 ]
@@ -265,7 +265,7 @@ def test_hostile_cell(visits, cell):
 def check_hostile_cell(visits, cell):
     page = visits.open(cell.group)
     first, second = block(page, 1), block(page, 2)
-    session = python_session(page)
+    interpreter = python_interpreter(page)
     set_code(first, cell.code)
     runs_before = int(first.get_attribute("data-runs"))
     press(first, "Run")
@@ -280,17 +280,17 @@ def check_hostile_cell(visits, cell):
         assert_shows(shown, cell.shows, cell.hides)
         assert first.get_attribute("data-state") == cell.state, shown
         if cell.restarts is not None:
-            assert (python_session(page) > session) == cell.restarts, shown
+            assert (python_interpreter(page) > interpreter) == cell.restarts, shown
         log = first.get_by_role("log")
         assert log.locator("img").count() == 0 and log.locator("script").count() == 0  # output is text only
     finally:  # the next cells need a working Python even when this one failed
         wait_not_busy(first)
         if cell.restart_after:
-            restarted = python_session(page)
+            restarted = python_interpreter(page)
             press(first, "Restart Python")
             wait_output_contains(first, "Python was restarted")
             wait_not_busy(first)
-            assert python_session(page) > restarted
+            assert python_interpreter(page) > restarted
 
     code, expected = cell.then
     assert run_code(second, code) == expected
@@ -326,12 +326,12 @@ def test_stop_without_isolation_restarts_python_and_replays_earlier_blocks(page,
     open_lesson(page, site_url, lesson_path)
     assert not page.evaluate("() => crossOriginIsolated")
     third = prepare_three_blocks(page, "while True:\n    pass")
-    session = python_session(page)
+    interpreter = python_interpreter(page)
 
     press(third, "Stop")
 
     wait_output_contains(third, "Stopped")
-    assert python_session(page) > session, "without isolation Stop must replace the interpreter"
+    assert python_interpreter(page) > interpreter, "without isolation Stop must replace the interpreter"
     assert_definitions_restored(page, third)
     assert page_errors == []
 
@@ -340,13 +340,13 @@ def test_stop_with_isolation_interrupts_and_keeps_the_namespace(page, isolated_u
     open_lesson(page, isolated_url, lesson_path)
     assert page.evaluate("() => crossOriginIsolated")
     third = prepare_three_blocks(page, "progress = 0\nwhile True:\n    progress += 1")
-    session = python_session(page)
+    interpreter = python_interpreter(page)
 
     press(third, "Stop")
     wait_output_contains(third, "KeyboardInterrupt")
     wait_not_busy(third)
 
-    assert python_session(page) == session, "an interrupt must keep the interpreter"
+    assert python_interpreter(page) == interpreter, "an interrupt must keep the interpreter"
     assert "Re-ran" not in output_text(third)
     assert run_code(third, "print(kept, count.data == 2.0 * 3, progress > 0)") == "restored True True\n"
     assert page_errors == []
@@ -356,12 +356,12 @@ def test_stop_with_isolation_restarts_code_that_ignores_the_interrupt(page, isol
                                                                      page_errors):
     open_lesson(page, isolated_url, lesson_path)
     third = prepare_three_blocks(page, "sum(range(10**13))")  # one C call: no interrupt is checked
-    session = python_session(page)
+    interpreter = python_interpreter(page)
 
     press(third, "Stop")
 
     wait_output_contains(third, "did not answer the interrupt")
-    assert python_session(page) > session
+    assert python_interpreter(page) > interpreter
     assert_definitions_restored(page, third)
     assert page_errors == []
 
@@ -372,13 +372,13 @@ def test_a_crashed_python_is_detected_and_the_page_recovers(page, site_url, less
     set_code(first, "from tinygrad import Value\nchain = Value(0)\nfor _ in range(5000):\n"
                     "    chain = chain + 1\nkept = 'restored'")
     set_code(second, "del chain")
-    session = python_session(page)
+    interpreter = python_interpreter(page)
 
     shown = run_block(second)
 
     assert "Python crashed" in shown and "deep" in shown and "backward()" in shown, shown
     assert second.get_attribute("data-state") == "error"
-    assert python_session(page) > session
+    assert python_interpreter(page) > interpreter
     wait_output_contains(second, RESTORED)
     wait_not_busy(second)
     assert "Re-ran block 1" in output_text(second)
@@ -394,13 +394,13 @@ def test_restart_python_rebuilds_a_broken_engine(page, site_url, lesson_path, pa
     run_block(second)
     broken = run_code(second, "from tinygrad import Value as Engine\nprint(Value(2.0).data)")
     assert "Restart Python" in broken, broken
-    session = python_session(page)
+    interpreter = python_interpreter(page)
 
     press(second, "Restart Python")
 
     wait_output_contains(second, RESTORED)
     wait_not_busy(second)
-    assert python_session(page) > session
+    assert python_interpreter(page) > interpreter
     assert "Python was restarted" in output_text(second) and "Re-ran block 1" in output_text(second)
     assert run_code(second, "from tinygrad import Value as Engine\nprint(Value is Engine)") == "True\n"
     assert run_code(block(page, 3), "print(kept)") == "restored\n"

@@ -6,7 +6,7 @@ figure named after the variable, and step through the backward pass with figure 
 the boxes hold the gradients the engine's backward() computes (here in CPython). Several calls
 give several figures in order, running again replaces them, a non-Value and a graph too big to
 draw get messages instead of figures, and the page with figures has no serious axe violation.
-What it is not: a test of the numbers' model (tests/figures/test_show.py) or of figure 5 itself.
+What it is not: a test of the numbers' model (tests/tutor/figures/test_expression_graph.py) or of figure 5 itself.
 """
 import sys
 

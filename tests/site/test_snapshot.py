@@ -23,7 +23,7 @@ import pytest
 
 from helpers import REPO, block, open_lesson, run_block, set_code
 from test_figures import button, messages, open_figure, readout
-from tutor import session
+from tutor.runtime import warm_up
 
 SNAPSHOT_FILE = "assets/snapshot/python-snapshot.bin"
 SNAPSHOT_ROUTE = "**/" + SNAPSHOT_FILE
@@ -126,18 +126,18 @@ def test_the_build_made_a_snapshot_of_this_engine_within_the_download_budget(bui
     assert header["format"] == "lesson-python-snapshot/1"
     assert header["pyodide"] == package["devDependencies"]["pyodide"]
     assert header["engine"] == hashlib.sha256(ENGINE.read_bytes()).hexdigest()
-    assert {"tinygrad", "tutor.session", "tutor.figures.x_times_x"} <= set(header["modules"])
-    assert header["warmUp"] == session.warm_up()  # the maker ran the warm-up block, and it printed as in CPython
+    assert {"tinygrad", "tutor.runtime.dispatcher", "tutor.figures.x_times_x"} <= set(header["modules"])
+    assert header["warmUp"] == warm_up.warm_up()  # the maker ran the warm-up block, and it printed as in CPython
     assert len(snapshot) <= 4_000_000  # issue #10: a cold visit grows by at most 4 MB
 
 
 def test_a_snapshot_boot_keeps_nothing_of_the_warm_up_block(page, site_url):
-    """The snapshot was taken after tutor.session.warm_up ran a block: a page's first block sees none
+    """The snapshot was taken after tutor.runtime.warm_up ran a block: a page's first block sees none
     of its names, and no source line of it is kept for tracebacks."""
     open_lesson(page, site_url, BLOCKS_ONLY_PAGE)
     first = block(page, 1)
     set_code(first, "import linecache\nprint(sorted(n for n in dir() if not n.startswith('__')))\n"
-                    f"print({session.WARM_UP_FILENAME!r} in linecache.cache)\n")
+                    f"print({warm_up.WARM_UP_FILENAME!r} in linecache.cache)\n")
     assert run_block(first) == "['linecache', 'show']\nFalse\n"
     assert boot_path(page) == "snapshot"
 

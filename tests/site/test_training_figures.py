@@ -87,6 +87,8 @@ def test_xor_surface_learns_with_four_neurons_and_stalls_with_two(page, site_url
         button(figure, "Train 100 steps").click()
     assert shown_number(readout(figure, "Loss")) < 1e-9
     assert "Learned" in messages(figure)
+    expect(figure.locator("[data-hidden]")).to_have_count(4 * 4)
+    expect(figure.locator(".figure__hidden-same")).to_have_count(0)
 
     figure.get_by_role("slider", name="Seed").fill("7")
     settled(figure)
@@ -98,6 +100,16 @@ def test_xor_surface_learns_with_four_neurons_and_stalls_with_two(page, site_url
     assert "Plateau" in messages(figure)
     assert shown_number(readout(figure, "Loss")) > 0.5
     assert "seed 7, after 1000 steps" in description(figure)
+    # Issue 28: the hidden neurons' outputs say why: (0, 1) and (1, 1) get the same, saturated, hidden outputs.
+    expected = model.set_hidden(model.set_seed(model.initial(), 7), 2)
+    for _ in range(10):
+        expected = model.train_steps(expected)
+    expect(figure.locator("[data-hidden]")).to_have_count(4 * 2)
+    shown = [figure.locator(f'[data-hidden="{row}-{k}"] text').text_content() for row in range(4) for k in range(2)]
+    assert shown == [text for row in expected["hidden_texts"] for text in row]
+    expect(figure.locator(".figure__hidden-same")).to_have_count(2)  # the two rows it cannot tell apart
+    [finding] = expected["hidden_findings"]
+    assert finding in messages(figure) and "saturated" in finding
 
 
 def test_gradients_of_all_17_parameters_agree_with_central_differences(page, site_url, built_site, clean_run):
@@ -131,6 +143,26 @@ def test_cost_of_a_gradient_from_one_to_a_thousand_parameters(page, site_url, bu
     expect(slider).to_have_attribute("aria-valuetext", "1 parameter")
     ticks = figure.locator(".figure__axes text").all_text_contents()
     assert {"10", "100", "1000"} <= set(ticks) and not any("e" in tick for tick in ticks if tick[:1].isdigit())
+
+
+def test_cost_of_a_gradient_draws_forward_mode_with_its_computed_sentence(page, site_url, built_site, clean_run):
+    """Issue #28: a third line, forward mode, one pass per parameter; the sentence under it is the model's."""
+    model = cpython_model("gradient_cost")
+    figure = open_figure(page, site_url, built_site, "gradient_cost")
+    expect(figure.locator(".figure__cost--forward")).to_have_count(1)
+    assert readout(figure, "Forward mode") == model.initial()["forward_mode_text"]
+    assert model.initial()["messages"][2] in messages(figure)
+    slider = figure.get_by_role("slider", name="Parameters")
+    slider.fill("1000")
+    expected = model.set_parameters(model.initial(), 1000)
+    assert readout(figure, "Forward mode") == expected["forward_mode_text"] == "6,001,000"
+    assert expected["messages"][2] in messages(figure) and "1,000 times reverse mode" in messages(figure)
+    slider.focus()
+    page.keyboard.press("Home")
+    assert readout(figure, "Forward mode") == readout(figure, "Reverse mode")
+    assert "as many as reverse mode" in messages(figure)
+    colour = figure.locator(".figure__cost--forward").evaluate("path => getComputedStyle(path).stroke")
+    assert colour == "rgb(21, 101, 192)"  # blue, dashed: the third line
 
 
 # ---- The older figures ------------------------------------------------------------------------

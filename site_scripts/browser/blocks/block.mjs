@@ -4,20 +4,21 @@
 // status line and an output log; Ctrl+Enter or Shift+Enter runs it. The CodeMirror editor is imported
 // only when the reader clicks or focuses the code, once a run of the block has ended, or when the reader
 // comes back to a block they edited before. Edits are saved in the browser (storage/saved-edits.mjs) and restored on the next visit,
-// with a notice when the lesson's own code changed since. A run's "graph" output items (from
-// show(value)) become figures under the output log, in order (shown-graph.mjs, loaded on first use);
+// with a notice when the lesson's own code changed since. A run's graphs (from show(value), the
+// runtime's onGraph) become figures under the output log, in order (shown-graph.mjs, loaded on first use);
 // running the block again clears them. The lesson's output, which the build writes into the block
 // (runnable_fence.py: what the lesson's code printed under CPython), stays under the code until the
 // reader runs the block or edits its code (a saved edit included), and comes back with Reset.
 // What it is not: the order of runs (page-runs.mjs decides it) or Python (runtime.mjs runs the code,
-// tutor/session.py caps its output).
-import { runtime } from "../runtime/runtime.mjs";
+// tutor/runtime/output.py caps its output).
+import { endedByStop, runtime } from "../runtime/runtime.mjs";
 import { fingerprint, forgetEdit, saveEdit, savedEdit } from "../storage/saved-edits.mjs";
 import { noteRun } from "../storage/saved-activity.mjs";
 import { button, loadEditor } from "../ui/ui.mjs";
 import { loadFailure } from "../offline/register.mjs";
 
 const SHOWN_GRAPH_URL = new URL("../figures/shown-graph.mjs", import.meta.url);
+const GRAPH = Symbol("graph"); // a graph among the pending output, which is otherwise [stream, text]
 
 /** One runnable block: its controls, editor, status line and output. */
 export class Block {
@@ -28,25 +29,25 @@ export class Block {
   pendingOutput = [];
   flushScheduled = false;
   lessonChanged = null; // the notice shown when the lesson's code changed after the reader's edit
-  lastResult = null; // how the last run ended: { ok, error?, stopped?, reported? }
+  lastResult = null; // how the last run ended: runtime.run's { ok, report, error, engineChanged }
   ranHere = false; // the output under the block is the reader's own run, not the lesson's
 
-  /** The block `element` (number `number` on its page), run by `page` (a PageRuns);
+  /** The block `element` (number `number` on its page), run by `runs` (the page's PageRuns);
    *  onStorageFailed() is called when an edit cannot be saved. */
-  constructor(element, number, page, { onStorageFailed = () => {} } = {}) {
+  constructor(element, number, runs, { onStorageFailed = () => {} } = {}) {
     this.element = element;
     this.number = number;
-    this.page = page;
+    this.runs = runs;
     this.onStorageFailed = onStorageFailed;
     this.original = element.dataset.source ?? element.querySelector("pre")?.textContent ?? "";
-    this.saved = savedEdit(page.key, number);
+    this.saved = savedEdit(runs.key, number);
     const title = element.dataset.title;
     this.label = title ? `Python: ${title}` : `Python block ${number}`;
     this.filename = title ? `<${title}>` : `<block ${number}>`;
     element.setAttribute("role", "group");
     element.setAttribute("aria-label", this.label);
     element.dataset.runs = "0";
-    element.runnableCode = () => this.code();
+    element.runnableCode = () => this.code(); // the code as the reader left it, for tests that read it
 
     this.codeView = element.querySelector("pre");
     this.codeView.tabIndex = 0;
@@ -55,10 +56,10 @@ export class Block {
 
     const bar = element.appendChild(document.createElement("div"));
     bar.className = "runnable__bar";
-    this.runButton = button(bar, "Run", "runnable__run", () => this.page.request(this));
+    this.runButton = button(bar, "Run", "runnable__run", () => this.runs.request(this));
     this.resetButton = button(bar, "Reset", "runnable__reset", () => this.reset());
-    this.stopButton = button(bar, "Stop", "runnable__stop", () => this.page.stop());
-    button(bar, "Restart Python", "runnable__restart", () => this.page.restartPython(this));
+    this.stopButton = button(bar, "Stop", "runnable__stop", () => this.runs.stop());
+    button(bar, "Restart Python", "runnable__restart", () => this.runs.restartPython(this));
     this.statusText = bar.appendChild(document.createElement("span"));
     this.statusText.className = "runnable__status";
     this.progress = bar.appendChild(document.createElement("progress"));
@@ -79,7 +80,7 @@ export class Block {
     element.addEventListener("keydown", (event) => {
       if (event.key === "Enter" && (event.ctrlKey || event.metaKey || event.shiftKey) && !this.editor) {
         event.preventDefault();
-        this.page.request(this);
+        this.runs.request(this);
       }
     });
     const unsubscribe = runtime.onStatus(() => {
@@ -147,7 +148,7 @@ export class Block {
         parent: host,
         code: this.code(),
         label: `${this.label}, code (Escape then Tab leaves the editor)`,
-        onRun: () => this.page.request(this),
+        onRun: () => this.runs.request(this),
         onChange: (code) => this.remember(code),
       });
       return readerOnCode;
@@ -168,11 +169,11 @@ export class Block {
     }
     this.saved = { code, original: fingerprint(this.original) };
     this.showLessonOutput();
-    if (!saveEdit(this.page.key, this.number, code, this.original)) this.onStorageFailed();
+    if (!saveEdit(this.runs.key, this.number, code, this.original)) this.onStorageFailed();
   }
 
   forget() {
-    forgetEdit(this.page.key, this.number);
+    forgetEdit(this.runs.key, this.number);
     this.saved = null;
   }
 
@@ -198,6 +199,7 @@ export class Block {
       page: pageKey, code, fresh, filename: this.filename,
       onStart: () => this.setState("running"),
       onOutput: (stream, text) => this.write(stream, text),
+      onGraph: (graph) => this.write(GRAPH, graph),
     });
     this.finish(result);
     noteRun(pageKey); // for "Your work" and the class overview: this page had something run, and when
@@ -207,13 +209,14 @@ export class Block {
     return result;
   }
 
-  /** Show how a run ended; a Python traceback already arrived on stderr, other errors are shown here. */
+  /** Show how a run ended; what Python reported already arrived in the output, other errors are shown here. */
   finish(result) {
     this.lastResult = result;
-    if (!result.ok && !result.reported) this.write(result.stopped ? "note" : "stderr", `${result.error}\n`);
+    const stopped = endedByStop(result.error);
+    if (!result.ok && !result.report) this.write(stopped ? "note" : "stderr", `${result.error.message}\n`);
     this.flushOutput();
     this.element.dataset.runs = String(Number(this.element.dataset.runs) + 1);
-    this.setState(result.ok ? "done" : result.stopped ? "stopped" : "error");
+    this.setState(result.ok ? "done" : stopped ? "stopped" : "error");
   }
 
   /** A remark of the page's own (not the code's output) at the end of the output. */
@@ -272,7 +275,7 @@ export class Block {
   flushOutput() {
     this.flushScheduled = false;
     for (const [stream, text] of this.pendingOutput) {
-      if (stream === "graph") {
+      if (stream === GRAPH) {
         this.showGraph(text);
         continue;
       }
@@ -288,11 +291,12 @@ export class Block {
     this.pendingOutput = [];
   }
 
-  /** Draw a graph that show() sent (JSON) after the figures before it; its module loads on first use. */
-  showGraph(json) {
+  /** Draw a graph that show() sent ({ title, states }) after the figures before it; its module loads on
+   *  first use. */
+  showGraph(graph) {
     const place = this.figures.appendChild(document.createElement("div"));
     import(SHOWN_GRAPH_URL.href)
-      .then(({ shownGraph }) => shownGraph(json))
+      .then(({ shownGraph }) => shownGraph(graph))
       .then((figure) => place.replaceWith(figure))
       .catch((error) => {
         place.className = "runnable__stderr";

@@ -1,9 +1,11 @@
 // blocks.mjs: turns the static runnable blocks of a page into editable, runnable ones.
-// What it is: mountBlocks(root) finds <div class="runnable"> (written by the runnable_fence hook), makes
-// each one a Block (block.mjs) run by the page's PageRuns (page-runs.mjs), and adds after the page's
-// content a "Clear my saved edits" button (which also forgets the exercises' progress) with the saving status. Mounting is idempotent, so
-// Material's document$ (first load and every instant navigation) can call it freely; each visit of a
-// page starts that page's namespace afresh. Python starts when a block nears the view.
+// What it is: mountBlocks(page) finds the <div class="runnable"> of a page visit (a LessonPage,
+// lesson-page.mjs; written by the runnable_fence hook), makes each one a Block (block.mjs) run by the
+// page's PageRuns (page-runs.mjs), puts both into the page object, and adds after the page's content a
+// "Clear my saved edits" button (which also forgets the exercises' progress) with the saving status.
+// Mounting a page twice does nothing more, so Material's document$ (first load and every instant
+// navigation) can call it freely; each visit of a page starts that page's namespace afresh. Python
+// starts when a block nears the view.
 // What it is not: a block's look (block.mjs), the order of runs (page-runs.mjs) or Python (runtime.mjs).
 import { runtime } from "../runtime/runtime.mjs";
 import { forgetAllEdits } from "../storage/saved-edits.mjs";
@@ -12,18 +14,17 @@ import { button } from "../ui/ui.mjs";
 import { Block } from "./block.mjs";
 import { PageRuns } from "./page-runs.mjs";
 
-/** Mount every not-yet-mounted runnable block under `root`; Python starts when one nears the view. */
-export function mountBlocks(root) {
-  const elements = [...root.querySelectorAll("div.runnable")];
-  if (!elements.some((element) => !element.runnableBlock)) return;
-  const page = elements.find((element) => element.runnableBlock)?.runnableBlock.page
-    ?? new PageRuns(location.pathname);
-  page.editsPanel ??= new EditsPanel(page);
-  elements.forEach((element, index) => {
-    element.runnableBlock ??= new Block(element, index + 1, page, { onStorageFailed: () => page.editsPanel.storageFailed() });
-  });
-  page.blocks = elements.map((element) => element.runnableBlock);
-  page.editsPanel.mount(elements.at(-1));
+/** Mount the runnable blocks of `page` (a LessonPage) once: page.runs and page.blocks; Python starts
+ *  when a block nears the view. */
+export function mountBlocks(page) {
+  if (page.runs) return;
+  const elements = [...page.root.querySelectorAll("div.runnable")];
+  page.runs = new PageRuns(page);
+  if (elements.length === 0) return;
+  const editsPanel = new EditsPanel(page);
+  page.blocks = elements.map((element, index) => new Block(element, index + 1, page.runs,
+                                                               { onStorageFailed: () => editsPanel.storageFailed() }));
+  editsPanel.mount(elements.at(-1));
   for (const element of elements) runtime.startWhenNear(element);
 }
 
@@ -56,7 +57,7 @@ class EditsPanel {
     const progress = forgetAllProgress(); // how far the reader got with the exercises goes too
     for (const block of this.page.blocks) {
       if (block.code() !== block.original || block.saved) block.reset();
-      block.element.exercisePanel?.forgetProgress();
+      this.page.exercises.get(block)?.forgetProgress();
     }
     const andProgress = progress === 0 ? "" : " and your exercises' progress";
     this.status.textContent = cleared === 0 && progress === 0 ? "There were no saved edits to clear."

@@ -1,5 +1,6 @@
 // page-runs.mjs: the run scheduler of one page: which block runs when, in one shared namespace.
-// What it is: a PageRuns per page visit. All blocks of a page share one Python namespace in page
+// What it is: a PageRuns per page visit (its LessonPage, lesson-page.mjs, gives the blocks and whether
+// they are chained). All blocks of a page share one Python namespace in page
 // order: request(block) first runs, once, the earlier blocks not yet run in this interpreter, then
 // the block, and resolves to its result (on a `chained` page, whose blocks each build on all earlier
 // ones, an earlier block also runs again when its code changed since its last good run, and running a
@@ -10,39 +11,50 @@
 // reader's definitions, and the block concerned says so; a run that changed the lesson's engine
 // (tinygrad.Value = None, a rewritten tinygrad.py) is not re-run, or Restart Python could not fix it.
 // What it is not: a block's look (block.mjs) or Python (runtime.mjs runs the code).
-import { runtime } from "../runtime/runtime.mjs";
+import { ERROR } from "../runtime/contract.mjs";
+import { endedByStop, runtime } from "../runtime/runtime.mjs";
 
-/** The blocks of one page visit, the ones that have run, and the queue of runs. */
+/** The runs of one page visit: the blocks that have run, and the queue of runs. */
 export class PageRuns {
-  blocks = [];
   ran = new Set(); // blocks that ran in the current interpreter (they are not run again as predecessors)
   succeeded = new Map(); // block -> the code of its last run, when that run succeeded (replayed after a restart)
   stoppedWith = new Map(); // block -> the code of its last run, when Stop ended that run
-  session = null; // runtime.session the ran blocks belong to
+  interpreterRanIn = null; // the runtime.interpreter the blocks of `ran` ran in
   queue = Promise.resolve();
   stops = 0; // Stop presses so far: a queued request made before a Stop does not run
   running = null; // the block Python is running now
   lastRun = null; // the block that ran last: it reports restarts that no block caused
   restartRequestedBy = null;
   replaying = false;
-  chained = false; // each block builds on all earlier ones: after a block runs, the later ones run again first
 
-  constructor(key) {
-    this.key = key;
+  /** The runs of `page` (a LessonPage): its key names the Python namespace of its blocks. */
+  constructor(page) {
+    this.page = page;
+    this.key = page.key;
+    this.chained = page.chained; // each block builds on all earlier ones: after a block runs, the later ones run again first
     const unsubscribe = runtime.onRestart((restart) => {
       if (this.blocks[0]?.element.isConnected) this.restartHappened(restart);
       else unsubscribe(); // a page left through instant navigation
     });
   }
 
+  /** The page's blocks, in page order. */
+  get blocks() {
+    return this.page.blocks;
+  }
+
   /** Run `target` after any earlier blocks that have not run in the current interpreter. Resolves to
-   *  the result of `target`'s run ({ ok, error?, stopped? }) once it ended; never rejects. */
+   *  the result of `target`'s run (runtime.run's { ok, report, error, engineChanged }) once it ended;
+   *  never rejects. */
   request(target) {
     if (target.state !== "queued" && target.state !== "running") {
       target.setState("queued");
       const stopsSoFar = this.stops;
       this.queue = this.queue.then(() => this.runUpTo(target, stopsSoFar)).catch((error) => {
-        if (target.busy) target.finish({ ok: false, error: `The block could not run: ${error.message}` });
+        if (target.busy) {
+          target.finish({ ok: false, report: "", engineChanged: false,
+                          error: { kind: ERROR.EXCEPTION, type: error.name, message: `The block could not run: ${error.message}` } });
+        }
       });
     }
     return this.queue.then(() => target.lastResult);
@@ -68,17 +80,18 @@ export class PageRuns {
 
   async runUpTo(target, stopsSoFar) {
     runtime.start();
-    let fresh = this.session !== runtime.session;
+    let fresh = this.interpreterRanIn !== runtime.interpreter;
     if (fresh) {
       this.ran.clear();
-      this.session = runtime.session;
+      this.interpreterRanIn = runtime.interpreter;
     }
     const earlier = this.blocks.slice(0, this.blocks.indexOf(target)).filter((block) => this.needsRun(block));
     for (const block of earlier) block.setState("queued");
     let interrupted = false;
     for (const block of [...earlier, target]) {
       if (interrupted || this.stops !== stopsSoFar) {
-        block.finish({ ok: false, stopped: true, error: "Not run: Stop was pressed." });
+        block.finish({ ok: false, report: "", engineChanged: false,
+                       error: { kind: ERROR.STOPPED, message: "Not run: Stop was pressed." } });
         continue;
       }
       const code = block.code();
@@ -87,12 +100,12 @@ export class PageRuns {
       this.running = null;
       this.lastRun = block;
       fresh = false;
-      if (result.ok && !result.changedEngine) this.succeeded.set(block, code); // replaying it would break the engine again
+      if (result.ok && !result.engineChanged) this.succeeded.set(block, code); // replaying it would break the engine again
       else this.succeeded.delete(block);
-      const stopped = result.stopped || this.stops !== stopsSoFar;
+      const stopped = endedByStop(result.error) || this.stops !== stopsSoFar;
       if (stopped) this.stoppedWith.set(block, code);
       else this.stoppedWith.delete(block);
-      const restarted = runtime.session !== this.session; // restore() follows
+      const restarted = runtime.interpreter !== this.interpreterRanIn; // restore() follows
       if (!restarted) this.ran.add(block);
       if (this.chained) for (const later of this.blocks.slice(this.blocks.indexOf(block) + 1)) this.ran.delete(later);
       if (stopped || restarted) interrupted = true;
@@ -123,7 +136,7 @@ export class PageRuns {
    *  Blocks that ran before the restart count as run again (as an interrupt would have left them), except
    *  those whose re-run failed or did not happen: they run again before the next block the reader runs. */
   async restore(restart, { reporter, reporterWasRunning, ranBefore, cutReplay }) {
-    this.session = runtime.session;
+    this.interpreterRanIn = runtime.interpreter;
     this.ran.clear();
     if (restart.reason === "requested") reporter?.startNote(restart.message);
     else if (!reporterWasRunning) reporter?.note(restart.message);
@@ -145,7 +158,7 @@ export class PageRuns {
     for (const block of replayed) {
       const result = await runtime.run({ page: this.key, code: this.succeeded.get(block), fresh, filename: block.filename });
       fresh = false;
-      if (runtime.session !== this.session || this.stops !== stopsBefore) break;
+      if (runtime.interpreter !== this.interpreterRanIn || this.stops !== stopsBefore) break;
       notReplayed.delete(block);
       if (result.ok) {
         this.ran.add(block);
@@ -155,7 +168,7 @@ export class PageRuns {
       }
     }
     this.replaying = false;
-    if (runtime.session !== this.session) return reporter?.endRestoring(); // the next restore() says why
+    if (runtime.interpreter !== this.interpreterRanIn) return reporter?.endRestoring(); // the next restore() says why
     for (const block of ranBefore) if (!notReplayed.has(block) && !failed.includes(block)) this.ran.add(block);
     if (replayed.length === 0) return;
     if (this.stops !== stopsBefore) {

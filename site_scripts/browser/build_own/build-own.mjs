@@ -8,9 +8,10 @@
 // generated. "Use my engine" runs the last step's checks (which test every step) and then the check
 // of "Edit the engine" (EngineCheck, tutor.engine_edit.check); a file that passes both is stored as
 // the site's engine (storage/engine-store.mjs) and runtime.useEngine() makes every block and figure
-// run on it, with the site's banner to restore the original. The page is marked `chained`: its steps
-// build on each other, so after one runs, the later ones run again before they are next needed.
-// What it is not: the checks (tutor/build_own.py) or the exercise panels (exercises/exercises.mjs).
+// run on it, with the site's banner to restore the original. The chapter's page is `chained`
+// (isBuildOwnChapter, which main.mjs asks when it makes the page's LessonPage): its steps build on each
+// other, so after one runs, the later ones run again before they are next needed.
+// What it is not: the checks (tutor/build_own/) or the exercise panels (exercises/exercises.mjs).
 import { EngineCheck } from "../engine_edit/engine-editor.mjs";
 import { runtime } from "../runtime/runtime.mjs";
 import { storeEngine } from "../storage/engine-store.mjs";
@@ -20,13 +21,21 @@ import { button, saveAsFile } from "../ui/ui.mjs";
 const LABEL = "Your engine";
 const STATES = { done: "done", tried: "tried, not solved yet", new: "not started" };
 
-/** Mount the chapter's progress list and engine buttons, if the page has them and they are not mounted yet. */
-export function mountBuildOwn(root) {
-  const element = root.querySelector("[data-build-own]");
-  const page = root.querySelector("div.runnable")?.runnableBlock?.page;
-  if (!element || element.buildOwn || !page) return;
-  page.chained = true;
-  element.buildOwn = new BuildOwn(element, root.querySelector("[data-build-own-progress]"), page);
+const mounted = new WeakSet(); // the pages (LessonPage) whose chapter parts are mounted
+
+/** Whether the document under `root` is the chapter "Build your own engine" (its blocks are chained). */
+export function isBuildOwnChapter(root) {
+  return root.querySelector("[data-build-own]") !== null;
+}
+
+/** Mount the chapter's progress list and engine buttons on `page` (a LessonPage whose exercises are
+ *  mounted: "Use my engine" runs the last step's checks), if it is the chapter, once. */
+export function mountBuildOwn(page) {
+  page.require("exercises", "mountBuildOwn");
+  const element = page.root.querySelector("[data-build-own]");
+  if (!element || mounted.has(page) || page.blocks.length === 0) return;
+  mounted.add(page);
+  new BuildOwn(element, page.root.querySelector("[data-build-own-progress]"), page);
 }
 
 class BuildOwn {
@@ -91,7 +100,7 @@ class BuildOwn {
     this.setBusy(true);
     this.hideProblem();
     try {
-      const last = this.steps.at(-1).element.exercisePanel;
+      const last = this.page.exercises.get(this.steps.at(-1));
       this.say(`Running your steps, then the checks of ${stepName(this.steps.at(-1)).toLowerCase()}, `
         + "which test every step (training XOR takes a few seconds)…");
       const outcome = await last.runBlockThenChecks();
@@ -126,7 +135,7 @@ class BuildOwn {
 
   stop() {
     if (this.engineCheck.running) this.engineCheck.stop();
-    else this.page.stop();
+    else this.page.runs.stop();
   }
 
   /** Save the reader's tinygrad.py as a file. */

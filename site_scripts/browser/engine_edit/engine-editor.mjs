@@ -4,7 +4,8 @@
 // "Stop the check". The engine's text comes from the site's own download of tinygrad.py (the build
 // copies engine/tinygrad.py there unchanged). Every edit is saved as a draft in this browser
 // (storage/engine-store.mjs), applied or not. "Use this engine" first checks the text in Python
-// (tutor.engine_edit: it must compile, import on its own and still define what the lesson uses);
+// (tutor.engine_edit: it must compile, import on its own, still define what the lesson uses, and keep
+// every figure, show() and the exercises' checks working, tried on it);
 // a text that fails is refused with Python's own message and stays in the editor, and the site
 // keeps its engine. A text that passes is stored as the site's engine and runtime.useEngine()
 // replaces Python by one running it. An import that never ends is stopped after

@@ -1,6 +1,7 @@
 // exercises.mjs: Check, hints and solution under the runnable blocks that are exercises.
-// What it is: mountExercises(root) finds each mounted block with data-exercise="<name>" (written by
-// the runnable_fence hook, followed by its hidden hints and solution) and adds a panel under it:
+// What it is: mountExercises(page) finds each block of a page visit (a LessonPage, lesson-page.mjs,
+// whose blocks must be mounted first) with data-exercise="<name>" (written by the runnable_fence hook,
+// followed by its hidden hints and solution), adds a panel under it and keeps it in page.exercises:
 // "Check" runs the block through the page's scheduler (so earlier blocks run first, as for Run),
 // then calls tutor.exercises.results("<name>") with the page's namespace (runtime.call) and shows each
 // check's result in a status region ("Stop the checks" stops checks that never end); "Show a
@@ -9,8 +10,8 @@
 // ?solutions=off, storage/saved-settings.mjs); opening it is noted for the reader's work file
 // (noteSolutionShown). Whether the reader attempted or solved the exercise is
 // saved (storage/saved-progress.mjs) and shown on the next visit; every change of the panel's state is
-// announced with an `exercise-progress` event that bubbles up the page. Mounting is idempotent, like
-// mountBlocks, so document$ can call it after every navigation.
+// announced with an `exercise-progress` event that bubbles up the page. Mounting a page twice does
+// nothing more, like mountBlocks, so document$ can call it after every navigation.
 // What it is not: the checks themselves (site_scripts/tutor/exercises/<name>.py judge the reader's code
 // in Python and return plain results; this module only renders them).
 import { button } from "../ui/ui.mjs";
@@ -18,12 +19,16 @@ import { runtime } from "../runtime/runtime.mjs";
 import { noteSolutionShown, saveProgress, savedProgress } from "../storage/saved-progress.mjs";
 import { solutionsAllowed } from "../storage/saved-settings.mjs";
 
-/** Add an exercise panel under every mounted exercise block of `root` that has none yet. */
-export function mountExercises(root) {
-  for (const element of root.querySelectorAll("div.runnable[data-exercise]")) {
-    const data = element.nextElementSibling;
-    if (element.exercisePanel || !element.runnableBlock || !data?.matches(".exercise-data")) continue;
-    element.exercisePanel = new ExercisePanel(element, data);
+/** Add an exercise panel under every exercise block of `page` (its blocks mounted), once: page.exercises. */
+export function mountExercises(page) {
+  page.require("blocks", "mountExercises"); // an exercise panel drives its block
+  if (page.exercisesMounted) return;
+  page.exercisesMounted = true;
+  for (const block of page.blocks) {
+    const data = block.element.nextElementSibling;
+    if (block.element.dataset.exercise && data?.matches(".exercise-data")) {
+      page.exercises.set(block, new ExercisePanel(block, data));
+    }
   }
 }
 
@@ -31,8 +36,9 @@ class ExercisePanel {
   checking = false;
   hintsShown = 0;
 
-  constructor(element, data) {
-    this.block = element.runnableBlock;
+  constructor(block, data) {
+    const element = block.element;
+    this.block = block;
     this.name = element.dataset.exercise;
     this.hints = [...data.querySelectorAll(".exercise-data__hints > li")];
     this.solutionCode = data.dataset.solution ?? "";
@@ -50,7 +56,7 @@ class ExercisePanel {
     bar.className = "exercise__bar";
     this.checkButton = button(bar, "Check", "exercise__check", () => this.check());
     // Checks call the reader's functions, which may never return: Stop works as on the block.
-    this.stopButton = button(bar, "Stop the checks", "exercise__stop", () => this.block.page.stop());
+    this.stopButton = button(bar, "Stop the checks", "exercise__stop", () => this.block.runs.stop());
     this.stopButton.disabled = true;
     this.hintButton = button(bar, "Show a hint", "exercise__hint", () => this.showHint());
     this.solutionButton = button(bar, "Show the solution", "exercise__show-solution", () => this.toggleSolution());
@@ -104,12 +110,12 @@ class ExercisePanel {
 
   /** { solved, summary, results }: the reader's block must run cleanly before its checks run. */
   async runBlockThenChecks() {
-    const page = this.block.page;
-    const ran = page.request(this.block); // after the earlier blocks, as Run does
-    const outcome = await page.after(async () => {
+    const runs = this.block.runs;
+    const ran = runs.request(this.block); // after the earlier blocks, as Run does
+    const outcome = await runs.after(async () => {
       if (!(await ran)?.ok) return null;
       try {
-        return { results: await runtime.call("tutor.exercises", "results", { name: this.name }, { page: page.key }) };
+        return { results: await runtime.call("tutor.exercises", "results", { name: this.name }, { page: runs.key }) };
       } catch (error) {
         return { error };
       }

@@ -1,6 +1,6 @@
 // figure.mjs: what every figure shares: its frame, its controls, and its conversation with Python.
 // What it is: a FigureFrame adds to an element a picture area, readouts, messages and controls
-// (real buttons, radios and range inputs, labelled exactly as the view says) and lets the view
+// (real buttons, radios, range inputs and number fields, labelled exactly as the view says) and lets the view
 // draw each state; its subclass decides where a control's request goes. A Figure wraps one
 // `[data-widget]` element that the build filled with a title, a status line and the model's
 // initial state (data-initial), and sends every input to the Python model through
@@ -24,6 +24,8 @@ let nextControlId = 0;
  *  once its own fields are set, and shows each answer with showState(state). */
 export class FigureFrame {
   #controls = [];
+  #unavailable = new Set(); // controls the state keeps disabled even while the figure is interactive
+  #numberInputs = [];
   #interactive;
   #render; // the view's render(state)
 
@@ -56,10 +58,13 @@ export class FigureFrame {
     return part;
   }
 
-  /** Make `state` the current state and let the view draw it. */
+  /** Make `state` the current state and let the view draw it. A number field that had the focus and is
+   *  now closed (its entry was right) hands the focus on to the field the state opened. */
   showState(state) {
     this.state = state;
+    const focused = this.#numberInputs.find((input) => input === document.activeElement || input.nextSibling === document.activeElement);
     this.#render(state);
+    if (focused && (focused.disabled || focused.readOnly)) this.#numberInputs.find((input) => !input.disabled && !input.readOnly)?.focus();
   }
 
   /** True while a request with this `key` (a slider's or radio group's) waits to be answered: its
@@ -71,7 +76,12 @@ export class FigureFrame {
 
   setInteractive(interactive) {
     this.#interactive = interactive;
-    for (const control of this.#controls) control.disabled = !interactive;
+    for (const control of this.#controls) control.disabled = !interactive || this.#unavailable.has(control);
+  }
+
+  #setAvailable(control, available) {
+    if (available) this.#unavailable.delete(control); else this.#unavailable.add(control);
+    control.disabled = !this.#interactive || !available;
   }
 
   // ---- Parts a view fills ---------------------------------------------------------------
@@ -166,6 +176,54 @@ export class FigureFrame {
     this.controls.append(fieldset);
     return (value) => {
       if (!this.pending(group)) for (const input of inputs) input.checked = input.value === value;
+    };
+  }
+
+  /** A text field for a number the reader works out, labelled `label` (such as "Gradient of a"), with a
+   *  "Check" button after it. Enter in the field or the button calls `fn` with kwargs(state, text): the
+   *  text exactly as typed, for the model to read (and to explain what is wrong with it). Returns
+   *  set({ text, open, done, invalid, note }) for the view's render: `text` replaces the field's content
+   *  only while the reader has typed nothing since it was last sent or set, so typing is never lost; an
+   *  open field can be edited and checked, a done one is read-only (its number was right), any other is
+   *  disabled; `invalid` marks its last entry as wrong; `note` is a short text shown after the button. */
+  numberField(label, fn, kwargs, parent = this.controls) {
+    const id = `figure-control-${nextControlId++}`;
+    const row = Object.assign(document.createElement("div"), { className: "figure__number" });
+    const caption = Object.assign(document.createElement("label"), { htmlFor: id, textContent: label });
+    const input = this.#register(Object.assign(document.createElement("input"), {
+      type: "text", id, autocomplete: "off", spellcheck: false, enterKeyHint: "done", size: 8 }));
+    input.setAttribute("autocapitalize", "off");
+    const check = this.#register(Object.assign(document.createElement("button"), {
+      type: "button", textContent: "Check", className: "md-button figure__button" }));
+    check.setAttribute("aria-label", `Check: ${label}`);
+    const mark = Object.assign(document.createElement("span"), { className: "figure__number-mark" });
+    const note = Object.assign(document.createElement("span"), { className: "figure__number-note" });
+    let last = ""; // the text last sent to Python or set from a state
+    const submit = () => {
+      if (input.disabled || input.readOnly) return;
+      last = input.value;
+      const text = input.value;
+      this.request(fn, (state) => kwargs(state, text), `number-${id}`);
+    };
+    input.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && !event.isComposing) { event.preventDefault(); submit(); }
+    });
+    check.addEventListener("click", submit);
+    row.append(caption, input, check, mark, note);
+    parent.append(row);
+    this.#numberInputs.push(input);
+    return ({ text, open, done = false, invalid = false, note: noteText = "" }) => {
+      if (text !== undefined && input.value === last && !this.pending(`number-${id}`)) {
+        input.value = text;
+        last = text;
+      }
+      this.#setAvailable(input, open || done);
+      this.#setAvailable(check, open);
+      input.readOnly = done;
+      row.classList.toggle("figure__number--done", done);
+      input.setAttribute("aria-invalid", String(Boolean(invalid) && open));
+      mark.textContent = done ? "✓ right" : "";
+      note.textContent = noteText;
     };
   }
 }

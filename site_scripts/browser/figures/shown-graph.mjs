@@ -1,5 +1,5 @@
 // shown-graph.mjs: the figure that show(value) draws under a runnable block (blocks/block.mjs loads it
-// when a run's output holds a "graph" item).
+// when a run sends a graph: a "graph" event of the contract).
 // What it is: a figure frame named after the value ("Graph of loss"), drawn by the view of
 // figure 5 (backprop_graph.mjs: the same buttons, boxes, edges and spoken steps). Python
 // (tutor.figures.expression_graph) computed every state of the backward pass in advance, so the
@@ -30,10 +30,9 @@ class ReplayedFigure extends FigureFrame {
   }
 }
 
-/** A new figure element for `json`, a "graph" output item: {"title", "states"} from show(); rejects
- *  when the view of "Backpropagation on the graph" cannot be loaded. */
-export async function shownGraph(json) {
-  const { title, states } = JSON.parse(json);
+/** A new figure element for `graph`, what show() sent: { title, states }; rejects when the view of
+ *  "Backpropagation on the graph" cannot be loaded. */
+export async function shownGraph({ title, states }) {
   const { mountView } = await loadView("backprop_graph");
   const element = document.createElement("div");
   element.className = "figure runnable__graph";

@@ -1,42 +1,35 @@
 // register.mjs: registers the site's service worker (offline cache + cross-origin isolation) from any page.
 // What it is: `registerOffline()`, called once by main.mjs. It registers <site root>/service-worker.js for
-// the whole site (the root is derived from this module's URL, so a sub-path such as /repo/ works), reloads
-// an untouched page once when that is what makes it cross-origin isolated or shows a new build (a page
-// the reader touched, or whose Python started, is never reloaded for isolation: moving on to the next
-// chapter keeps the document and its Python, and isolation comes with the reader's next full page
-// load; a new build is shown from the next chapter they open), and asks for a new
-// build now and then, since instant navigation makes no page loads that would check for one. Once
-// Python has booted in the page and then been left alone for a moment, it asks the service worker to keep a copy of the whole lesson (Python
-// included), shows in the footer how far that copy is ("Saving the lesson for offline use… 40%", then
-// "Saved for offline use") and marks <html data-offline="ready"> when it is complete. loadFailure()
-// words a module the page could not load.
+// the whole site (the root is derived from this module's URL, so a sub-path such as /repo/ works). A page
+// is never reloaded to become cross-origin isolated: on a host without isolation headers (GitHub Pages)
+// the first visit keeps the document it painted, and its Python, while the service worker installs and
+// takes control of it; Stop restarts Python there, and isolation comes with the reader's next full page
+// load, which the service worker answers with the headers. An untouched page is reloaded once when a new
+// build's worker took over (a page the reader touched shows the new build from the next chapter they
+// open). It asks for a new build now and then, since instant navigation makes no page loads that would
+// check for one. Once Python has booted in the page and then been left alone for a moment, it asks the
+// service worker to keep a copy of the whole lesson (Python included), shows in the footer how far that
+// copy is ("Saving the lesson for offline use… 40%", then "Saved for offline use") and marks
+// <html data-offline="ready"> when it is complete. loadFailure() words a module the page could not load.
 // What it is not: the service worker itself (service-worker.js), nor anything the lesson needs to run:
 // without service workers (file://, plain http from another machine, old browsers) Python still works,
 // just not offline and with Stop restarting Python instead of interrupting it.
 import { runtime } from "../runtime/runtime.mjs";
 
-const SITE_ROOT = new URL("../../../../", import.meta.url);  // this file is <root>/assets/lesson/offline/
+const SITE_ROOT = new URL("../../../../", import.meta.url);  // this file is <root>/assets/lesson/browser/offline/
 const WORKER_URL = new URL("service-worker.js", SITE_ROOT);
-const RELOAD_FLAG = "lesson-offline:isolation-reload";
 const BUILD_TIMING = "lesson-build";  // service-worker.js names the build of each page it answers in Server-Timing
 const UPDATE_CHECK_INTERVAL_MS = 10 * 60 * 1000;
 const INTERACTIONS = ["pointerdown", "keydown", "wheel", "touchstart"];
 
-let reloadReason = null;        // why this page should be reloaded, once that loses nothing
+let newBuildWaiting = false;    // a new build's worker took over: show it once that loses nothing
 let readerTouchedPage = false;  // any click, key, wheel or touch since this page was shown
-// runtime.session when this page was shown: if Python started since, a first visit's isolation reload
-// would throw away its boot and half-downloaded runtime (installing the worker is quick), so it waits.
-let pythonSessionsBefore = 0;
 
-// Reload only a page the reader has not touched (no edits or output to lose, no jump while reading).
-// Otherwise a new build waits for the next page they open through instant navigation; isolation waits
-// for their next full page load, because reloading a chapter they move to would cost them the running
-// Python (about a second and a half to start again) for a faster Stop they may never need.
-function reloadWhenSafe(reason) {
-  reloadReason = reloadReason || reason;
-  if (readerTouchedPage || (reloadReason === "isolation" && runtime.session > pythonSessionsBefore)) return;
-  if (reloadReason === "isolation") sessionStorage.setItem(RELOAD_FLAG, "1");
-  location.reload();
+// A new build reloads only a page the reader has not touched (no edits or output to lose, no jump while
+// reading); otherwise it waits for the next page they open through instant navigation.
+function showNewBuildWhenSafe() {
+  newBuildWaiting = true;
+  if (!readerTouchedPage) location.reload();
 }
 
 function watchNavigation(registration) {
@@ -46,13 +39,14 @@ function watchNavigation(registration) {
     lastUpdateCheck = Date.now();
     registration.update().catch(() => {});  // offline: try again later
   };
-  let shownURL = location.href;
+  // A page shown by instant navigation is a new page; its address may gain a #heading at any time
+  // (Material's navigation.tracking, which can even write the previous page's heading into it).
+  let shownPath = location.pathname;
   globalThis.document$?.subscribe(() => {
-    if (location.href === shownURL) return;
-    shownURL = location.href;
+    if (location.pathname === shownPath) return;
+    shownPath = location.pathname;
     readerTouchedPage = false;
-    pythonSessionsBefore = runtime.session;
-    if (reloadReason === "new build") reloadWhenSafe(reloadReason);
+    if (newBuildWaiting) showNewBuildWhenSafe();
     else checkForNewBuild();
   });
   document.addEventListener("visibilitychange", () => {
@@ -65,31 +59,28 @@ function watchNavigation(registration) {
 // It may even take over before this module runs: no controllerchange is left to hear then, so the page
 // also asks its worker which build it serves and compares that with the build that answered the
 // document (the worker names it in the document's Server-Timing header). In 3 of about 10 whole test
-// runs the takeover came that early and the page kept the old build.
+// runs the takeover came that early and the page kept the old build. The first worker taking control
+// of a page (a first visit, or a page loaded with a hard reload, which bypasses the worker) is no new
+// build: that page simply stays as it is.
 function watchController() {
-  const isolationPending = !crossOriginIsolated && sessionStorage.getItem(RELOAD_FLAG) === null;
   let controlled = navigator.serviceWorker.controller !== null;
   navigator.serviceWorker.addEventListener("controllerchange", () => {
-    if (controlled) reloadWhenSafe("new build");
-    else if (isolationPending) reloadWhenSafe("isolation");
+    if (controlled) showNewBuildWhenSafe();
     controlled = true;
   });
   const documentBuild = performance.getEntriesByType("navigation")[0]?.serverTiming
     ?.find((entry) => entry.name === BUILD_TIMING)?.description;
   if (documentBuild) {
     navigator.serviceWorker.addEventListener("message", ({ data }) => {
-      if (data?.type === "build" && data.version !== documentBuild) reloadWhenSafe("new build");
+      if (data?.type === "build" && data.version !== documentBuild) showNewBuildWhenSafe();
     });
     navigator.serviceWorker.controller?.postMessage({ type: "build" });
   }
-  return { isolationPending, controlled: () => controlled };
 }
 
-async function register(controller) {
+async function register() {
   const registration = await navigator.serviceWorker.register(WORKER_URL, { scope: SITE_ROOT.href, updateViaCache: "none" });
   watchNavigation(registration);
-  // Active worker but no control: a hard reload bypassed it. A normal reload brings it back.
-  if (controller.isolationPending && registration.active && !controller.controlled()) reloadWhenSafe("isolation");
 }
 
 // Where the offline copy stands, in words; shown in every page's footer (a polite status line).
@@ -153,13 +144,12 @@ export function loadFailure(what, error) {
 
 export function registerOffline() {
   if (!("serviceWorker" in navigator)) return;
-  if (crossOriginIsolated) sessionStorage.removeItem(RELOAD_FLAG);
   for (const type of INTERACTIONS) {
     addEventListener(type, () => { readerTouchedPage = true; }, { capture: true, passive: true });
   }
   precacheOncePythonRan();
-  const controller = watchController();
-  const start = () => register(controller).catch((error) => {
+  watchController();
+  const start = () => register().catch((error) => {
     console.warn(`The lesson will not work offline: its service worker could not be registered (${error.message}).`);
   });
   // Precaching competes with the page for bandwidth: start once the page itself has loaded.

@@ -3,33 +3,37 @@
 // restart, onRestart, useEngine, engineSource, onEngineChange) used by the runnable blocks, the
 // figures and the engine's editor and banner. It starts the module worker (or, on a full page load
 // that opens near a block or figure, adopts the one start-early.js already created, with the messages
-// it sent meanwhile), forwards requests, streams output back and reports the state of Python; it
-// also mirrors that state on
-// <html data-python-state="..." data-python-session="N" data-python-boot="snapshot|plain"> (the
+// it sent meanwhile), and is the page's one adapter of the contract (contract.mjs, written from
+// tutor/runtime/contract.py): it sends the requests, reads the events, and turns every way a request
+// can end into a value with an error kind, never text to match. It reports the state of Python and
+// mirrors it on
+// <html data-python-state="..." data-python-interpreter="N" data-python-boot="snapshot|plain"> (the
 // last: how the current interpreter started, once ready).
 // The page never waits on Python: everything is a message.
-// What it is not: Python logic (tutor/session.py) or rendering (blocks, figures).
+// What it is not: Python logic (tutor/runtime/) or rendering (blocks, figures).
 //
 // Stop: on a cross-origin isolated page a shared interrupt flag raises KeyboardInterrupt and keeps
 // every namespace. Otherwise (a plain static host), or when the code ignores the interrupt for
 // INTERRUPT_GRACE_MS (one long C-level operation), the worker is terminated and a fresh one boots.
 // A worker whose Python died (a fatal Pyodide error) is replaced the same way, and so is one the
-// reader asks to restart. `runtime.session` then changes and onRestart listeners hear why, so the
+// reader asks to restart. `runtime.interpreter` then changes and onRestart listeners hear why, so the
 // blocks can replay their definitions and tell the reader. The crash message says what is known (the
-// browser's stack ran out, or the process was ended) and names a deep graph of Values as the cause
-// only when Python said, before it died, that it held or was building one.
+// worker's kind of the fatal error: the browser's stack ran out, or the process was ended) and names a
+// deep graph of Values as the cause only when Python said, before it died, that it held or was
+// building one.
 // Forged messages: code in a block can post messages to this page from the worker. Each worker gets a
 // random token as its first message and tags everything it sends with it; anything else is ignored.
 //
 // Engine: the site runs the lesson's engine unless the reader applied an edited one (page "Edit the
-// engine", engine-store.mjs keeps it). Every worker is sent a "configure" message with that source
-// (null for the lesson's engine) as soon as the runtime has it, and installs it before it answers; a
-// worker runs no lesson code before that message. useEngine() switches engines by replacing the
+// engine", engine-store.mjs keeps it). Every worker is sent a "configure" request with that source
+// (null for the lesson's engine) as soon as the runtime has it, first, so Python installs it before
+// it answers anything else; if it cannot, Python counts as not started. useEngine() switches engines by replacing the
 // worker, like a restart, or, while Python has not started on this page, only remembers the engine
 // for when it starts (a reader who only reads never downloads Python). When another tab of the site applies or restores an
 // engine, the runtime follows it the same way, so every open tab runs the stored engine.
 
 import { onStoredEngineChange, storedEngine } from "../storage/engine-store.mjs";
+import { ERROR, EVENT, REQUEST } from "./contract.mjs";
 
 // The page elements that use Python, the rule for when it starts (near the viewport) and the creation of
 // its worker come from start-early.js, a classic script every page loads before its modules.
@@ -49,15 +53,15 @@ const RESTART_MESSAGES = {
   "engine-edited-elsewhere": "Python was restarted with the edited engine you applied in another tab.",
   "engine-restored-elsewhere": "Python was restarted with the lesson's original engine, restored in another tab.",
 };
-const STACK_OVERFLOW = /call stack|stack size|too much recursion/i;
-const PROCESS_ENDED = /Program terminated with exit\((-?\d+)\)/;
+// The error kind of a request that a restart for this reason ended (Python never answered it).
+const RESTART_ERRORS = { stopped: ERROR.STOPPED, unresponsive: ERROR.STOPPED, crashed: ERROR.CRASHED };
 
 class Runtime {
   #worker = null;
   #interrupt = null; // Int32Array over a SharedArrayBuffer, when the page is cross-origin isolated
   #token = ""; // what tells the current worker's messages from forged ones
   #deepGraph = false; // the worker's Python holds (or a run is building) a chain of Values deep enough to crash it
-  #pending = new Map(); // request id -> { resolve, onOutput, onStart, kind }
+  #pending = new Map(); // request id -> { resolve, onOutput, onGraph, onStart, kind }
   #nextId = 1;
   #listeners = new Set();
   #restartListeners = new Set();
@@ -70,7 +74,7 @@ class Runtime {
 
   /** A number that changes whenever a new interpreter replaces the old one (all namespaces lost);
    *  0 until Python starts on this page. */
-  session = 0;
+  interpreter = 0;
 
   constructor() {
     onStoredEngineChange((source) => {
@@ -84,8 +88,8 @@ class Runtime {
     if (this.#worker) return;
     this.#nearView?.disconnect();
     this.#nearView = null;
-    this.session += 1;
-    document.documentElement.dataset.pythonSession = String(this.session);
+    this.interpreter += 1;
+    document.documentElement.dataset.pythonInterpreter = String(this.interpreter);
     delete document.documentElement.dataset.pythonBoot; // set again when this interpreter is ready
     this.#ready = new Promise((resolve, reject) => { this.#settleReady = { resolve, reject }; });
     this.#ready.catch(() => {}); // a failed start is reported through onStatus as well
@@ -100,11 +104,24 @@ class Runtime {
     worker.onerror = (event) => {
       if (worker !== this.#worker) return; // a replaced worker's late error is not the new one's
       const details = event.message || "no details";
-      if (this.#status.state === "ready" || this.#status.state === "running") this.#restart("crashed", details);
+      if (this.#status.state === "ready" || this.#status.state === "running") {
+        this.#restart("crashed", { kind: ERROR.FATAL, message: details });
+      }
       else this.#failed(`the Python worker failed to load (${details})`);
     };
-    worker.postMessage({ type: "configure", engineSource: this.#engineSource }); // it waits for this
+    this.#configure(worker);
     for (const event of missed) (event.type === "error" ? worker.onerror : worker.onmessage)(event);
+  }
+
+  /** The first request of every worker: which engine Python runs. If Python cannot install it, Python
+   *  counts as not started (the reader can still restore the lesson's engine). */
+  #configure(worker) {
+    this.#request({ kind: REQUEST.CONFIGURE, engineSource: this.#engineSource }, { kind: REQUEST.CONFIGURE })
+      .then((result) => {
+        if (!result.ok && worker === this.#worker && result.error.kind !== ERROR.NOT_STARTED) {
+          this.#failed(result.error.message);
+        }
+      });
   }
 
   /** Start Python now if `element` (a block or a figure) is near the viewport, else once it nears it
@@ -150,41 +167,50 @@ class Runtime {
   }
 
   /**
-   * Run `code` in the namespace of `page`. onOutput(stream, text) receives stdout/stderr as it comes.
+   * Run `code` in the namespace of `page`. onOutput(stream, text) receives stdout, stderr and the page's
+   * notes as they come, onGraph(graph) each graph show() draws ({ title, states }), in order with them.
    * Optional: filename (shown in tracebacks), fresh (start the page's namespace anew),
    * onStart() (called when the code actually starts executing).
-   * Resolves to { ok: true } or { ok: false, error } — never rejects.
+   * Resolves to { ok, report, error, engineChanged }, never rejects: report is what the output already
+   * showed of an error ("" if nothing), error null or { kind, message, ... } (contract.mjs ERROR: exception,
+   * stopped, exit, restarted, crashed, not-started, ...), engineChanged whether the run changed the
+   * lesson's engine (a restart does not replay such a run).
    */
-  run({ page, code, onOutput = () => {}, filename = "<python block>", fresh = false, onStart = () => {} }) {
+  async run({ page, code, onOutput = () => {}, onGraph = () => {}, filename = "<python block>", fresh = false,
+              onStart = () => {} }) {
     if (typeof page !== "string" || typeof code !== "string") {
-      return Promise.resolve({ ok: false, error: "runtime.run needs { page: string, code: string }" });
+      return { ok: false, report: "", engineChanged: false,
+               error: { kind: ERROR.BAD_REQUEST, message: "runtime.run needs { page: string, code: string }" } };
     }
-    return this.#request({ type: "run", page, code, filename, fresh }, { kind: "run", onOutput, onStart });
+    const result = await this.#request({ kind: REQUEST.RUN, page, code, filename, fresh },
+                                       { kind: REQUEST.RUN, onOutput, onGraph, onStart });
+    return { ok: result.ok, report: result.report ?? "", error: result.error ?? null,
+             engineChanged: result.engineChanged === true };
   }
 
   /**
-   * The page's one way to call the lesson's Python: `module`.`fn`(**kwargs), where module is a figure
-   * model ("tutor.figures.line_fit"), "tutor.exercises" or "tutor.engine_edit" and fn one of the
-   * functions tutor.session allows. With `page`, the function also gets that page's namespace (the
-   * exercises' checks). onStart() is called when Python starts on the call. Resolves to the function's
-   * JSON-able result; rejects with a PythonCallError carrying Python's exception type and message
-   * (type "Stopped" when Stop or a restart ended the call, "Crashed" when Python died).
+   * The page's one way to call the lesson's Python: `module`.`fn`(**kwargs), where module is a module
+   * of the tutor package that lists fn in its PAGE_CALLS (a figure model "tutor.figures.line_fit",
+   * "tutor.exercises", "tutor.engine_edit"). With `page`, the function also gets that page's namespace
+   * (the exercises' checks). onStart() is called when Python starts on the call. Resolves to the
+   * function's JSON-able value; rejects with a PythonCallError carrying the error's kind (contract.mjs
+   * ERROR), Python's exception type for an exception, the message, and what the function printed.
    */
   async call(module, fn, kwargs = {}, { page = null, onStart = () => {} } = {}) {
-    const result = await this.#request({ type: "call", module, fn, kwargs, page }, { kind: "call", onStart });
-    if (result.ok && result.answer.ok) return result.answer.value;
-    throw new PythonCallError(result.ok ? result.answer
-      : { type: result.crashed ? "Crashed" : result.stopped ? "Stopped" : "Error", message: result.error });
+    const result = await this.#request({ kind: REQUEST.CALL, module, fn, kwargs, page }, { kind: REQUEST.CALL, onStart });
+    if (result.ok) return result.value;
+    throw new PythonCallError({ ...result.error, printed: result.printed ?? "" });
   }
 
   /** Stop what Python is running now (interrupt, or restart when interrupts are unavailable). */
   stop() {
-    if (!this.#worker || this.#pending.size === 0) return;
+    const running = [...this.#pending].filter(([, request]) => request.kind !== REQUEST.CONFIGURE);
+    if (!this.#worker || running.length === 0) return;
     if (this.#interrupt && this.#status.state !== "starting") {
       this.#interrupt[0] = SIGINT;
       Atomics.notify(this.#interrupt, 0); // wakes a time.sleep at once
-      const interrupted = [...this.#pending.keys()];
-      this.#worker.postMessage({ type: "interrupt", ids: interrupted }); // for a run that waits in an await
+      const interrupted = running.map(([id]) => id);
+      this.#worker.postMessage({ kind: REQUEST.STOP, ids: interrupted }); // for a run that waits in an await
       setTimeout(() => {
         if (interrupted.some((id) => this.#pending.has(id))) this.#restart("unresponsive");
       }, INTERRUPT_GRACE_MS);
@@ -221,7 +247,7 @@ class Runtime {
   #switchEngine(source, fromAnotherTab) {
     this.#engineSource = source;
     const reason = `${source === null ? "engine-restored" : "engine-edited"}${fromAnotherTab ? "-elsewhere" : ""}`;
-    if (this.session > 0) this.#restart(reason);
+    if (this.interpreter > 0) this.#restart(reason);
     for (const fn of this.#engineListeners) fn({ source, fromAnotherTab });
   }
 
@@ -237,29 +263,34 @@ class Runtime {
 
   #receive(data) {
     const request = this.#pending.get(data.id);
-    switch (data.type) {
-      case "status":
+    switch (data.kind) {
+      case EVENT.STATUS:
         this.#setStatus(data);
         if (data.boot) document.documentElement.dataset.pythonBoot = data.boot; // "snapshot" or "plain"
         if (data.state === "ready") this.#settleReady.resolve();
         if (data.state === "error") this.#settleReady.reject(new Error(data.message));
         break;
-      case "begin":
+      case EVENT.BEGIN:
+        if (request && request.kind !== REQUEST.CONFIGURE) this.#setStatus({ state: "running", message: "Running…" });
         request?.onStart?.();
         break;
-      case "output":
+      case EVENT.OUTPUT:
         request?.onOutput?.(data.stream, data.text);
         break;
-      case "result":
+      case EVENT.GRAPH:
+        request?.onGraph?.(data.graph);
+        break;
+      case EVENT.RESULT:
         this.#deepGraph = Boolean(data.deepGraph);
         this.#pending.delete(data.id);
+        if (this.#status.state === "running") this.#setStatus({ state: "ready", message: "Python is ready" });
         request?.resolve(data);
         break;
-      case "deep-graph":
+      case EVENT.DEEP_GRAPH:
         this.#deepGraph = true;
         break;
-      case "fatal":
-        this.#restart("crashed", data.message);
+      case EVENT.FATAL:
+        this.#restart("crashed", data.error);
         break;
     }
   }
@@ -276,53 +307,66 @@ class Runtime {
     this.#settleReady.reject(new Error(message));
     this.#worker.terminate();
     this.#worker = null;
-    this.#finishPending(`Python could not start: ${message}`);
+    this.#finishPending({ kind: ERROR.NOT_STARTED, message: `Python could not start: ${message}` });
   }
 
-  /** Replace the worker by a fresh one; every request still waiting ends, saying why. */
-  #restart(reason, cause = "") {
-    const message = reason === "crashed" ? crashMessage(cause, this.#deepGraph) : RESTART_MESSAGES[reason];
+  /** Replace the worker by a fresh one; every request still waiting ends, saying why. `fatal`: for a
+   *  crash, the fatal event's error ({ kind: stack-overflow | process-exit | fatal, message, status }). */
+  #restart(reason, fatal = null) {
+    const message = reason === "crashed" ? crashMessage(fatal, this.#deepGraph) : RESTART_MESSAGES[reason];
     this.#worker?.terminate();
     this.#worker = null;
     this.#interrupt = null;
-    this.#finishPending(message, reason === "crashed" ? { crashed: true } : { stopped: true });
+    const kind = RESTART_ERRORS[reason] ?? ERROR.RESTARTED;
+    this.#finishPending(kind === ERROR.CRASHED ? { kind, message, cause: fatal?.kind ?? ERROR.FATAL } : { kind, message });
     this.start();
     for (const fn of this.#restartListeners) fn({ reason, message });
   }
 
-  #finishPending(message, how = { stopped: true }) {
+  /** End every request still waiting with `error` (an error value), as if Python had answered it. */
+  #finishPending(error) {
     const waiting = [...this.#pending.values()];
     this.#pending.clear();
-    for (const request of waiting) request.resolve({ ok: false, ...how, error: message });
+    for (const request of waiting) request.resolve({ kind: EVENT.RESULT, ok: false, report: "", error });
   }
 }
 
-/** Why a runtime.call() failed: `type` is Python's exception name (or "Stopped", "Crashed", "Error" when
- *  the call never finished in Python), `message` its message, `traceback` Python's traceback if any. */
+/** Why a runtime.call() failed: `kind` is the error's kind (contract.mjs ERROR), `type` Python's exception
+ *  name for an exception (else the kind), `message` its message, `traceback` Python's traceback if any,
+ *  `printed` what the called function printed. */
 export class PythonCallError extends Error {
-  constructor({ type, message, traceback = "" }) {
+  constructor({ kind, type = kind, message, traceback = "", printed = "" }) {
     super(message);
     this.name = "PythonCallError";
+    this.kind = kind;
     this.type = type;
     this.traceback = traceback;
+    this.printed = printed;
   }
 
-  /** True when the reader's Stop (an interrupt, or the restart that replaced it) ended the call. */
+  /** True when the reader's Stop (an interrupt, or the restart that replaced it) or a restart ended the call. */
   get stopped() {
-    return this.type === "Stopped" || this.type === "KeyboardInterrupt";
+    return endedByStop(this);
   }
 }
 
-/** What to tell the reader when Python died: what is known, and the likely cause. `deepGraph`: Python
- *  said it held, or was building, a chain of Values deep enough to overflow the stack when freed. */
-export function crashMessage(cause, deepGraph) {
-  const ended = PROCESS_ENDED.exec(cause);
-  if (ended) {
-    return `The code ended Python's process itself (exit status ${ended[1]}), so Python was restarted `
+/** Whether the error value `error` (null for success) says the request ended by Stop (an interrupt, or
+ *  a restart that replaced it) or by another restart (Restart Python, another engine) before Python
+ *  answered: what the reader asked for, not a failure of their code. */
+export function endedByStop(error) {
+  return error?.kind === ERROR.STOPPED || error?.kind === ERROR.RESTARTED;
+}
+
+/** What to tell the reader when Python died: what is known, and the likely cause. `fatal`: the worker's
+ *  error value of what killed it; `deepGraph`: Python said it held, or was building, a chain of Values
+ *  deep enough to overflow the stack when freed. */
+export function crashMessage(fatal, deepGraph) {
+  if (fatal?.kind === ERROR.PROCESS_EXIT) {
+    return `The code ended Python's process itself (exit status ${fatal.status}), so Python was restarted `
       + "and everything defined so far was lost.";
   }
-  const message = `Python crashed (${cause || "no details"}) and was restarted, so everything defined so far was lost.`;
-  if (!STACK_OVERFLOW.test(cause)) return message;
+  const message = `Python crashed (${fatal?.message || "no details"}) and was restarted, so everything defined so far was lost.`;
+  if (fatal?.kind !== ERROR.STACK_OVERFLOW) return message;
   if (deepGraph) {
     return `${message} The browser's small stack ran out while Python held a very deep chain of Values, `
       + "hundreds or thousands built one on another in a loop: freeing such a chain nests one call per Value. "

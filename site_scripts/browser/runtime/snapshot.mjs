@@ -60,7 +60,9 @@ export async function startPyodide({ loadPyodide, version, indexURL, snapshotURL
     // Pyodide copied the 31 MB into its own memory but keeps the array: empty its buffer by
     // transferring it to a copy nobody holds.
     structuredClone(memory.buffer, { transfer: [memory.buffer] });
-    pyodide.runPython("__import__('random').seed()"); // else every boot would draw the build's numbers
+    const random = pyodide.pyimport("random");
+    random.seed(); // else every boot would draw the build's numbers
+    random.destroy();
     return { pyodide, boot: "snapshot" };
   } catch (error) {
     console.info(`Python starts without its snapshot: ${error.message}`);

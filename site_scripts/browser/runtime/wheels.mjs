@@ -57,7 +57,9 @@ export function installWheel(pyodide, files) {
     if (slash > 0) FS.mkdirTree(`${folder}/${path.slice(0, slash)}`);
     FS.writeFile(`${folder}/${path}`, bytes);
   }
-  pyodide.runPython("__import__('importlib').invalidate_caches()");
+  const importlib = pyodide.pyimport("importlib");
+  importlib.invalidate_caches();
+  importlib.destroy();
 }
 
 async function inflateRaw(data) {

@@ -1,49 +1,39 @@
 // worker.mjs: the module Web Worker that hosts Python (Pyodide) for one page and its navigations.
-// What it is: it boots Pyodide from the site's own copy while it downloads and unzips the lesson's
-// wheels (tinygrad, tutor) from the site, installs them (wheels.mjs), then answers "run" and "call"
-// messages one at a time by calling tutor.session. Every URL is derived from import.meta.url, so
-// any sub-path works.
+// What it is: the carrier between the page and the lesson's Python. It boots Pyodide from the site's
+// own copy while it downloads and unzips the lesson's wheels (tinygrad, tutor) from the site,
+// installs them (wheels.mjs), and takes from Python, once, the dispatcher of the contract
+// (tutor.runtime.dispatcher; the kinds are in contract.mjs, written from tutor/runtime/contract.py).
+// Then it only carries messages: every request from the page goes to that dispatcher as JSON (one
+// at a time, in order; a "stop" at once, since it must reach a run that waits in an await), and
+// every event Python sends, and each answer, goes back to the page. It adds the two events only
+// JavaScript can see: "status" (the start: progress, then ready or error) and "fatal" (Python itself
+// died; what killed it is classified here, once, into an error kind: stack-overflow, process-exit or
+// fatal), and answers a request with "not-started" when Python could not start. The dispatcher is
+// the function Python gave at boot, so a block that replaces names of the tutor package cannot cut
+// the line. Every URL is derived from import.meta.url, so any sub-path works.
 // Pyodide starts from the build's memory snapshot (snapshot.mjs) when it can, else the plain way.
-// What it is not: the page's API (runtime.mjs) nor the Python logic (session.py).
+// What it is not: the page's API (runtime.mjs) nor the Python logic (tutor/runtime/).
 //
-// Messages in:  {type: "token", token}                       (first: see "Forged messages" below)
-//               {type: "interrupt-buffer", buffer}            (optional, before anything else)
-//               {type: "configure", engineSource}             (from the page's runtime once it has this
-//                                                              worker, which may be a moment after
-//                                                              start-early.js created it: the reader's
-//                                                              edited engine, or null for the lesson's,
-//                                                              see engine_edit.py; the worker starts
-//                                                              Pyodide meanwhile, but runs no lesson code
-//                                                              and is not ready before it)
-//               {type: "run", id, page, code, filename, fresh}
-//               {type: "interrupt", ids}                      Stop, on an isolated page, beside the flag in
-//                                                              the interrupt buffer: a run among `ids` that
-//                                                              waits in an await is cancelled (an idle Python
-//                                                              never looks at the flag)
-//               {type: "call", id, module, fn, kwargs, page}  (page: null, or whose namespace to pass)
-// Messages out: {type: "status", state, message, progress}    progress 0..1 while starting; the
-//                                                              "ready" after boot adds boot: "snapshot"|"plain"
-//               {type: "begin", id} {type: "output", id, stream, text}
-//               {type: "result", id, ok, error?, answer?, deepGraph, changedEngine}
-//                                                              answer: tutor.session.call's structured
-//                                                              answer {ok, value} or {ok: false, type, message};
-//                                                              deepGraph: Python now holds a chain of Values
-//                                                              that may crash it when freed; changedEngine:
-//                                                              this run changed the lesson's engine (the
-//                                                              page does not replay it after a restart)
-//               {type: "deep-graph"}                          a run is building such a chain (sent at once)
-//               {type: "fatal", message}
+// Transport messages, which never reach Python:
+//   {type: "token", token}             first (see "Forged messages" below)
+//   {type: "interrupt-buffer", buffer} optional, before anything else: the shared interrupt flag of Stop
+//                                      on a cross-origin isolated page (a "stop" clears it when Python
+//                                      is idle, since the cancelled await reports the Stop itself)
+// Requests and events: contract.mjs. The page sends "configure" first, as soon as its runtime has this
+// worker (which may be a moment after start-early.js created it): no lesson code runs before it, since
+// requests are answered in order.
 // Forged messages: the reader's code can post messages to the page too (`import js;
 // js.postMessage(...)`). Every message out carries the token the page sent first, before any Python
 // ran, and the page ignores messages without it. The token and the posting function are kept in this
 // module's scope, which Python cannot reach (it sees only the worker's global object).
 // time.sleep: Python's own needs WebAssembly stack switching, which a worker started from the snapshot
-// lacks; tutor.session gets `wait` instead, which blocks the worker with Atomics.wait (on the interrupt
+// lacks; the dispatcher gets `wait` instead, which blocks the worker with Atomics.wait (on the interrupt
 // buffer when the page is isolated, so Stop wakes it at once) or, where no shared memory exists, a
 // busy wait of at most one slice.
 import { loadPyodide, version } from "../../../vendor/pyodide/pyodide.mjs";
 import { SNAPSHOT_PATH, startPyodide } from "./snapshot.mjs";
 import { installWheel, readWheel } from "./wheels.mjs";
+import { AT_ONCE, ERROR, EVENT } from "./contract.mjs";
 
 const PYODIDE_URL = new URL("../../../vendor/pyodide/", import.meta.url);
 const WHEELS_URL = new URL("../../../wheels/", import.meta.url);
@@ -63,11 +53,8 @@ let token = null;
 let tokenArrived; // resolved by the page's first message: nothing is posted before it (the page would drop it)
 const tokenReceived = new Promise((resolve) => { tokenArrived = resolve; });
 let interruptBuffer = null;
-let configure; // resolves to the page's configuration: { engineSource }
-const configured = new Promise((resolve) => { configure = resolve; });
 let queue = Promise.resolve();
-let current = null; // the request Python is answering
-let session = null; // tutor.session, once booted
+let dispatch = null; // tutor.runtime.dispatcher's dispatch(request_text), taken once at boot
 const booted = tokenReceived.then(boot);
 booted.catch(() => {}); // reported as a status; requests get the error as their result
 
@@ -86,16 +73,11 @@ self.onmessage = ({ data }) => {
     interruptBuffer = data.buffer;
     return;
   }
-  if (data.type === "configure") {
-    configure({ engineSource: data.engineSource ?? null });
-    return;
-  }
-  if (data.type === "interrupt") {
-    // This handler runs only while Python is idle: a run in progress is waiting in an await.
-    if (current && data.ids.includes(current.id) && interruptBuffer && session) {
-      Atomics.store(interruptBuffer, 0, 0); // seen by nobody: the cancelled run reports the Stop itself
-      session.stop_waiting_run();
-    }
+  if (AT_ONCE.includes(data.kind)) {
+    // This handler runs only while Python is idle: a run in progress is waiting in an await, and the flag
+    // would be seen by nobody (the cancelled run reports the Stop itself).
+    if (interruptBuffer) Atomics.store(interruptBuffer, 0, 0);
+    if (dispatch) dispatch(JSON.stringify(data)).catch(reportIfFatal);
     return;
   }
   queue = queue.then(() => answer(data));
@@ -107,8 +89,22 @@ let fatalReported = false;
 function reportFatal(error) {
   if (fatalReported) return;
   fatalReported = true;
-  post({ type: "fatal", message: error?.message ?? String(error) });
+  post({ kind: EVENT.FATAL, error: fatalError(error) });
 }
+
+function reportIfFatal(error) {
+  if (error?.pyodide_fatal_error) reportFatal(error);
+}
+
+/** What killed Python, as an error value: Pyodide passes on what Emscripten threw, an exit status
+ *  (`status`: os._exit underneath) or the engine's stack overflow (RangeError; InternalError in Firefox). */
+function fatalError(error) {
+  const message = error?.message ?? String(error);
+  if (Number.isInteger(error?.status)) return { kind: ERROR.PROCESS_EXIT, message, status: error.status };
+  if (error instanceof RangeError || error?.name === "InternalError") return { kind: ERROR.STACK_OVERFLOW, message };
+  return { kind: ERROR.FATAL, message };
+}
+
 self.addEventListener("unhandledrejection", (event) => {
   if (!event.reason?.pyodide_fatal_error) return;
   event.preventDefault();
@@ -121,7 +117,7 @@ self.addEventListener("error", (event) => {
 });
 
 function status(state, message, progress = null, details = {}) {
-  post({ type: "status", state, message, progress, ...details });
+  post({ kind: EVENT.STATUS, state, message, progress, ...details });
 }
 
 async function boot() {
@@ -137,12 +133,10 @@ async function boot() {
     status("starting", "Installing the engine…", 0.85);
     await installLessonWheels(pyodide, lessonWheels, lessonFiles);
     if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
-    const { engineSource } = await configured;
-    session = pyodide.pyimport("tutor.session");
-    if (engineSource !== null) installEditedEngine(pyodide, engineSource);
-    session.configure(waiter(), () => post({ type: "deep-graph" }));
+    const runtime = pyodide.pyimport("tutor.runtime.dispatcher");
+    dispatch = runtime.dispatcher((event) => post(JSON.parse(event)), waiter());
+    runtime.destroy();
     status("ready", "Python is ready", 1, { boot: started.boot });
-    return session;
   } catch (error) {
     console.error(`Python could not start: ${error.message}`); // for whoever hosts the site, too
     status("error", `Python could not start: ${error.message}`);
@@ -163,15 +157,6 @@ async function installLessonWheels(pyodide, lessonWheels, lessonFiles) {
     return;
   }
   for (const files of wheelsFiles) installWheel(pyodide, files);
-}
-
-/** Make the next `import tinygrad` load the reader's edited engine (tutor.engine_edit.install). */
-function installEditedEngine(pyodide, engineSource) {
-  try {
-    pyodide.pyimport("tutor.engine_edit").install(engineSource);
-  } catch (error) {
-    throw new Error(`your edited engine could not be installed (${error.message})`);
-  }
 }
 
 /** The bytes of the lesson's wheels (wheels.json "packages": tinygrad, tutor). Revalidated, like
@@ -211,51 +196,25 @@ function waiter() {
   };
 }
 
+/** Hand `request` to Python and carry its answer back; a request Python cannot get is answered here. */
 async function answer(request) {
   try {
     await booted;
   } catch (error) {
-    post({ type: "result", id: request.id, ok: false, error: `Python could not start: ${error.message}` });
+    post({ kind: EVENT.RESULT, id: request.id, ok: false,
+           error: { kind: ERROR.NOT_STARTED, message: `Python could not start: ${error.message}` } });
     return;
   }
-  post({ type: "begin", id: request.id });
-  status("running", "Running…");
-  current = request;
   try {
-    const result = await perform(session, request);
-    post({ type: "result", id: request.id, ...result, ...facts(session) });
+    const reply = await dispatch(JSON.stringify(request));
+    if (reply !== undefined) post(JSON.parse(reply));
   } catch (error) {
-    if (error.pyodide_fatal_error) {
+    if (error?.pyodide_fatal_error) {
       reportFatal(error); // the interpreter itself failed; the page replaces this worker
       return;
     }
-    post({ type: "result", id: request.id, ok: false, error: error.message });
-  } finally {
-    current = null;
+    const type = error?.type ?? error?.name ?? "Error";
+    post({ kind: EVENT.RESULT, id: request.id, ok: false,
+           error: { kind: ERROR.EXCEPTION, type, message: error?.message ?? String(error) } });
   }
-  status("ready", "Python is ready");
-}
-
-/** What the page must know after a request: whether Python holds a chain of Values that may crash it
- *  when freed, and whether the last run changed the engine (false when Python cannot say). */
-function facts(session) {
-  try {
-    return { deepGraph: session.holds_deep_graph(), changedEngine: session.changed_engine === true };
-  } catch {
-    return { deepGraph: false, changedEngine: false };
-  }
-}
-
-async function perform(session, request) {
-  if (request.type === "run") {
-    const emit = (stream, text) => post({ type: "output", id: request.id, stream, text });
-    const report = await session.run.callKwargs(request.page, request.code, emit,
-      { filename: request.filename, fresh: request.fresh });
-    return report ? { ok: false, error: report, reported: true } : { ok: true };
-  }
-  if (request.type === "call") {
-    const answer = session.call(request.module, request.fn, JSON.stringify(request.kwargs ?? {}), request.page ?? undefined); // undefined: None (null would be jsnull)
-    return { ok: true, answer: JSON.parse(answer) };
-  }
-  return { ok: false, error: `Unknown request type ${JSON.stringify(request.type)}` };
 }

@@ -5,7 +5,7 @@
 // keys, so two sites on one origin (GitHub Pages project sites) keep their items apart.
 // What it is not: what is stored (saved-edits.mjs, engine-store.mjs, saved-progress.mjs and saved-predictions.mjs decide).
 
-// This file is <site root>/assets/lesson/storage/.
+// This file is <site root>/assets/lesson/browser/storage/.
 export const SITE_PATH = new URL("../../../../", import.meta.url).pathname;
 
 /** This browser's localStorage; reading it throws when the browser refuses storage to this site. */

@@ -7,7 +7,7 @@ version of the exercise's block) and `check(namespace)`, which returns one plain
 A check is a function that returns when the reader's code does what it should and raises NotYet
 with a message when it does not; run_checks turns both, and any error the reader's code raises
 during a check, into results. The page's "Check" button runs the exercise's block and then calls
-`results(name, namespace)` with the page's namespace (runtime.call, through tutor.session.call),
+`results(name, namespace)` with the page's namespace (runtime.call, through tutor.runtime.page_calls),
 and renders the list it returns.
 The starter code of each exercise is the ```runnable fence with `exercise="<name>"` in docs/.
 
@@ -19,6 +19,8 @@ against the engine the page's blocks use.
 import contextlib
 import importlib
 import io
+
+PAGE_CALLS = ("results",)  # what the page may call (tutor.runtime.page_calls)
 
 
 class NotYet(Exception):

@@ -11,6 +11,7 @@ from tinygrad import Value
 from .graph_trace import operation_stepping
 
 TITLE = "Backpropagation on the graph"
+PAGE_CALLS = ("initial", "seed_gradient", "backpropagate_one_operation")
 INPUTS = {"w": 1, "x": 2, "b": 0, "y": 5}
 
 

@@ -1,12 +1,15 @@
 """Shared helpers of the figure models: how numbers are written, input checks, sampled curves.
 
 What it is: the one place that turns floats into the text a figure shows (so every figure
-writes 10.001, −12 and 1.5 × 10³⁷ the same way) and checks the numbers a figure receives.
+writes 10.001, −12 and 1.5 × 10³⁷ the same way), checks the numbers a figure receives, and reads
+the numbers a reader types into a figure's field (typed_number), with a plain sentence for text
+that is not one.
 What it is not: drawing. Curves are returned as lists of [x, y] pairs for the views to plot.
 """
 import contextlib
 import gc
 import math
+import re
 
 MINUS = "\u2212"
 SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
@@ -35,6 +38,41 @@ def checked_number(name, value, low=None, high=None):
     if (low is not None and value < low) or (high is not None and value > high):
         raise ValueError(f"{name} must lie between {number_text(low)} and {number_text(high)}, not {number_text(value)}")
     return value
+
+
+TYPED_LENGTH = 40  # characters: longer text in a number field is refused before Python reads it
+DECIMAL_COMMA = re.compile(r"[+-]?\d*,\d+")
+FRACTION = re.compile(r"([+-]?\d+(?:\.\d*)?)/(\d+(?:\.\d*)?)")
+
+
+def typed_number(text, what):
+    """(the number, None) for the text a reader typed into the field of `what` ("the gradient of e"),
+    or (None, one sentence saying what is wrong with the text). Never raises for text: a field may
+    hold anything. Accepts the minus sign figures write (−6) as well as the keyboard's (-6)."""
+    if not isinstance(text, str):
+        raise ValueError(f"the entry must be the text of the field, not {text!r}")
+    shown = text.strip()
+    if not shown:
+        return None, f"Type a number for {what} first."
+    if len(shown) > TYPED_LENGTH:
+        return None, f"That is too long for a number ({len(shown)} characters): type a few digits, such as −6 or 0.25."
+    plain = shown.replace(MINUS, "-")
+    if DECIMAL_COMMA.fullmatch(plain):
+        return None, f"Write the decimal point as a point: {plain.replace(',', '.').replace('-', MINUS)} rather than {shown}."
+    if fraction := FRACTION.fullmatch(plain):
+        numerator, denominator = float(fraction[1]), float(fraction[2])
+        if denominator:
+            return None, f"Type {shown} as a decimal number: {number_text(numerator / denominator)}."
+    try:
+        value = float(plain)
+    except ValueError:
+        return None, f"“{shown}” is not a number. Type digits, such as −6 or 0.5."
+    if math.isnan(value):
+        return None, f"“{shown}” is not a number. Type digits, such as −6 or 0.5."
+    if not math.isfinite(value):
+        return None, (f"“{shown}” is infinite for a float (the largest is about 1.8 × 10³⁰⁸); "
+                      "no number here is anywhere near that big.")
+    return value, None
 
 
 def sample_curve(function, low, high, count=161):

@@ -8,7 +8,7 @@ to Python. The engine records no operation names, so a value is named by a varia
 block's namespace that holds it (`w`, `loss`), else by its place in the graph's order (#3).
 The grads the reader's own backward() left are untouched (graph_trace restores them).
 What it is not: the drawing (shown-graph.mjs, with backprop_graph.mjs and svg.mjs) or show()
-itself (tutor.session puts it in each page's namespace and sends the figure with the output).
+itself (tutor.runtime.show puts it in each page's namespace and sends the graph to the page).
 """
 from .graph_trace import all_states, values_in_order
 

@@ -1,22 +1,27 @@
-"""Model of the figure "The cost of a gradient": reverse mode against finite differences, counted.
+"""Model of the figure "The cost of a gradient": reverse mode, forward mode and finite differences, counted.
 
-What it is: for n parameters the engine builds a network of one neuron (the engine's Neuron with
-n − 1 weights and a bias, tanh) and the squared error of its answer on one example. Walking the
-graph from the loss (in the engine's own order, see graph_order) counts what one forward and one
-backward pass cost: every computed value is one operation of the forward pass, every edge is
-one multiply-and-add of the backward pass.
-Central differences need two evaluations of the loss per parameter, each the whole forward pass
-again: 2n × (forward operations). Besides the engine's Neuron, only the values' `edges` are read.
-What it is not: the view (gradient_cost.mjs plots both costs against n on logarithmic axes).
+What it is: for n parameters the engine builds a network of one neuron with n − 1 inputs and a bias
+(the engine's MLP([n − 1, 1]), whose one layer has no tanh, followed by the engine's tanh) and the
+squared error of its answer on one example. Walking the graph from the loss (in the engine's own
+order, see graph_order) counts what each way of getting all n gradients costs, in the same unit:
+every computed value is one operation of a forward pass, every edge one multiply-and-add.
+- Reverse mode: one forward pass and one backward pass, (forward operations) + (edges), for all n.
+- Forward mode (dual numbers): each value carries one derivative along, with respect to one
+  parameter, so each of the n passes computes every value and, per edge, one multiply-and-add of
+  derivatives: n × ((forward operations) + (edges)).
+- Central differences: two evaluations of the loss per parameter: 2n × (forward operations).
+Of the engine, only MLP(sizes, seed)(inputs), parameters(), tanh and the values' `edges` are used.
+What it is not: the view (gradient_cost.mjs plots the three costs against n on logarithmic axes).
 """
 import random
 
-from tinygrad import Neuron
+from tinygrad import MLP
 
 from .display import checked_number, cycle_collector_paused, number_text
 from .graph_trace import values_in_order
 
 TITLE = "The cost of a gradient"
+PAGE_CALLS = ("initial", "set_parameters")
 PARAMETERS_RANGE = {"min": 1, "max": 1000, "step": 1}
 DEFAULT_PARAMETERS = 17  # as many as the lesson's XOR network has
 CURVE_SIZES = [1, 2, 3, 5, 10, 20, 50, 100, 200, 500, 1000]
@@ -24,10 +29,10 @@ CURVE_SIZES = [1, 2, 3, 5, 10, 20, 50, 100, 200, 500, 1000]
 
 def loss_for(n):
     """The loss of a one-neuron network with n parameters, as an engine graph (forward pass done)."""
-    rng = random.Random(n)
-    neuron = Neuron(n - 1, rng)
+    network = MLP([n - 1, 1], seed=n)
+    rng = random.Random(-n)
     inputs = [rng.uniform(-1.0, 1.0) for _ in range(n - 1)]
-    return (neuron(inputs) - 0.5) ** 2, neuron.parameters()
+    return (network(inputs)[0].tanh() - 0.5) ** 2, network.parameters()
 
 
 def graph_order(root):
@@ -45,7 +50,7 @@ def graph_counts(order):
 
 
 def costs(n):
-    """{"forward", "backward", "reverse", "finite"}: operations for n parameters (see the module text)."""
+    """{"forward", "backward", "reverse", "forward_mode", "finite"}: operations for n parameters (see the module text)."""
     with cycle_collector_paused():
         loss, _ = loss_for(n)
         order = graph_order(loss)
@@ -55,7 +60,8 @@ def costs(n):
         del loss
         _, forward, edges = graph_counts(order)
         del order
-    return {"forward": forward, "backward": edges, "reverse": forward + edges, "finite": 2 * n * forward}
+    return {"forward": forward, "backward": edges, "reverse": forward + edges, "forward_mode": n * (forward + edges),
+            "finite": 2 * n * forward}
 
 
 def count_text(count):
@@ -72,6 +78,7 @@ def checked_parameters(n):
 def view(n, with_curve=False):
     cost = costs(n)
     ratio = cost["finite"] / cost["reverse"]
+    forward_ratio = cost["forward_mode"] / cost["reverse"]
     state = {
         "parameters": n,
         "parameters_range": PARAMETERS_RANGE,
@@ -82,6 +89,8 @@ def view(n, with_curve=False):
         "finite": cost["finite"],
         "reverse_text": count_text(cost["reverse"]),
         "finite_text": count_text(cost["finite"]),
+        "forward_mode": cost["forward_mode"],
+        "forward_mode_text": count_text(cost["forward_mode"]),
         "ratio_text": number_text(ratio, 3),
         "evaluations_text": count_text(2 * n),
         "messages": [
@@ -92,15 +101,32 @@ def view(n, with_curve=False):
             f"{count_text(cost['forward'])} = {count_text(cost['finite'])} operations, "
             f"{number_text(ratio, 3)} times as many. The backward pass grows with the graph; finite differences "
             "grow with the graph times the number of parameters.",
+            forward_mode_sentence(n, cost, forward_ratio),
         ],
         "description": (f"Cost of all gradients for {count_text(n)} parameter{'s' if n != 1 else ''}: reverse mode {count_text(cost['reverse'])} "
-                        f"operations, finite differences {count_text(cost['finite'])}, {number_text(ratio, 3)} times as many."),
+                        f"operations, forward mode {count_text(cost['forward_mode'])}, "
+                        f"finite differences {count_text(cost['finite'])}, {number_text(ratio, 3)} times reverse mode."),
     }
     if with_curve:
         curve = [(size, costs(size)) for size in CURVE_SIZES]
         state["curve_reverse"] = [[size, cost["reverse"]] for size, cost in curve]
         state["curve_finite"] = [[size, cost["finite"]] for size, cost in curve]
+        state["curve_forward"] = [[size, cost["forward_mode"]] for size, cost in curve]
     return state
+
+
+def forward_mode_sentence(n, cost, forward_ratio):
+    """The sentence about forward mode: its count, how it compares with reverse mode, and why."""
+    passes = f"{count_text(n)} pass{'es' if n != 1 else ''}"
+    count = (f"Forward mode carries one derivative along with every value, for one parameter per pass: {passes} × "
+             f"({count_text(cost['forward'])} + {count_text(cost['backward'])}) = {count_text(cost['forward_mode'])} operations")
+    if cost["forward_mode"] == cost["reverse"]:
+        return (f"{count}, as many as reverse mode: with one parameter, one pass each way. Forward mode needs a pass per "
+                "input, reverse mode a pass per output, so forward mode wins when a few inputs feed many outputs.")
+    times = count_text(int(forward_ratio)) if forward_ratio.is_integer() else number_text(forward_ratio, 3)
+    return (f"{count}, {times} times reverse mode. Forward mode needs a pass per input, reverse "
+            "mode a backward pass per output: for one loss and many parameters reverse mode wins; for one input and "
+            "many outputs, forward mode would.")
 
 
 def initial():

@@ -61,6 +61,33 @@ def next_operation_end(root, edges_done):
     return next((end for end in operation_ends(schedule) if end > edges_done), len(schedule))
 
 
+def chain_rule(root):
+    """(order, gradients, uses) of the graph of `root`: its values in order, {value: d root / d value}
+    summed over every use, and {value: [(child, position, local derivative), ...]}, the edges that point
+    at each value, in the order the backward pass follows them. Computed from the edges alone, the way
+    the replay below computes them (the tests check that backward() agrees), for the figures that check a
+    reader's own gradients against it."""
+    order, schedule = backward_schedule(root)
+    gradients = {node: 0.0 for node in order}
+    uses = {node: [] for node in order}
+    gradients[root] = 1.0
+    for child, position in schedule:
+        parent, local_derivative = child.edges[position]
+        uses[parent].append((child, position, local_derivative))
+        gradients[parent] += gradients[child] * local_derivative
+    return order, gradients, uses
+
+
+def completion_order(root):
+    """The values in the order their gradients become complete in the backward pass: the root, then
+    each value once the last edge that points at it has been followed (operation by operation)."""
+    order, schedule = backward_schedule(root)
+    last_edge = {}
+    for index, (child, position) in enumerate(schedule):
+        last_edge[child.edges[position][0]] = index
+    return [root] + sorted((node for node in order if node in last_edge), key=last_edge.get)
+
+
 def edge_count(root):
     return len(backward_schedule(root)[1])
 

@@ -1,8 +1,9 @@
 """Model of the figure "Fitting a line": gradient descent on y = w·x + b through four points.
 
-What it is: the training loop of the lesson's train_line, one step at a time. Each step
-builds a fresh engine graph of the mean squared error at the current (w, b), calls
-backward() and moves both parameters against their gradients. The state carries the loss
+What it is: the training loop of the lesson's train_line, one pass of its body per step, with the
+engine's own functions: each step makes w and b Values at the current numbers, builds the mean
+squared error the way train_line builds it, calls backward() and then the engine's gradient_step,
+so an edited engine (its gradient_step, its operations) shows in the figure. The state carries the loss
 history and the path of (w, b) from the start, which a reader may choose (the figure "Loss
 landscape", loss_landscape.py, steps through this same state). When the numbers overflow (a learning rate that is too large) the state says
 "diverged" with a message, and holds no infinite or NaN number for the view to draw.
@@ -11,11 +12,12 @@ What it is not: the view (line_fit.mjs plots the points, the line and the loss h
 import math
 import sys
 
-from tinygrad import Value
+from tinygrad import Value, gradient_step
 
 from .display import checked_number, number_text, state_field
 
 TITLE = "Fitting a line"
+PAGE_CALLS = ("initial", "step", "reset", "set_learning_rate")
 POINTS = [(0, 1), (1, 3), (2, 5), (3, 7)]
 START = {"w": -1.0, "b": 0.0}
 DEFAULT_LEARNING_RATE = 0.05
@@ -26,6 +28,7 @@ MAX_STEPS_PER_CALL = 1000
 
 
 def mean_squared_error(w, b):
+    """train_line's loss, written as train_line writes it (with Values it is the engine's graph)."""
     return sum((w * x + b - y) ** 2 for x, y in POINTS) * (1 / len(POINTS))
 
 
@@ -37,9 +40,12 @@ def gradient(w, b):
 
 
 def descend(w, b, learning_rate):
-    """(w, b) after one gradient-descent step; OverflowError if the numbers leave float range."""
-    weight_grad, bias_grad = gradient(w, b)
-    new_w, new_b = w - learning_rate * weight_grad, b - learning_rate * bias_grad
+    """(w, b) after one pass of train_line's loop: the loss, backward(), the engine's gradient_step.
+    OverflowError if the numbers leave float range."""
+    weight, bias = Value(w), Value(b)
+    mean_squared_error(weight, bias).backward()
+    gradient_step((weight, bias), learning_rate)
+    new_w, new_b = weight.data, bias.data
     if not (math.isfinite(new_w) and math.isfinite(new_b)):
         raise OverflowError("parameters overflowed")
     return new_w, new_b

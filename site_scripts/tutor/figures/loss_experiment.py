@@ -14,6 +14,7 @@ from tinygrad import Value
 from .display import checked_number, line_through, number_text, sample_curve, state_field
 
 TITLE = "The loss experiment"
+PAGE_CALLS = ("initial", "choose_loss", "move_weight", "reset", "take_one_step")
 X, Y, B = 2, 5, 0
 LEARNING_RATE = 0.1
 START_W = 1

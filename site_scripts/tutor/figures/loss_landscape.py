@@ -1,10 +1,13 @@
 """Model of the figure "Loss landscape": the line fit's mean squared error over the plane of (w, b).
 
 What it is: the state of "Fitting a line" (line_fit.py, whose training step this figure calls: one
-engine graph and one backward() per step) plus what the landscape needs: the loss on a grid of
-(w, b), computed once with the engine in initial() (later states leave it out; the view keeps it),
-the levels at which to draw level lines, the gradient at the current point and the step it leads
-to, and a start point the reader chooses. At learning rate 0.05 the path runs down into the valley
+engine graph, one backward() and the engine's gradient_step per step) plus what the landscape needs:
+the loss on a grid of (w, b), computed once with the engine in initial() (later states leave it out;
+the view keeps it) and rounded to GRID_DIGITS significant digits (112.14, not 112.14000000000001: the
+rounding error of the float arithmetic goes, and no level line moves by as much as 0.01 pixel; the
+tests check it), the levels at which to draw level lines, the gradient
+at the current point and the step it leads to (line_fit.descend, the same step), and a start point
+the reader chooses. At learning rate 0.05 the path runs down into the valley
 to w = 2, b = 1; at 0.3 every step overshoots across the valley and lands further out.
 What it is not: the view (loss_landscape.mjs draws the level lines with d3-contour, the path and
 the arrow, and reuses line_fit.mjs for the line and the loss history).
@@ -17,9 +20,11 @@ from . import line_fit
 from .display import checked_number, number_text, state_field
 
 TITLE = "Loss landscape"
+PAGE_CALLS = ("initial", "step", "set_learning_rate", "reset", "set_start")
 W_RANGE = {"min": -2, "max": 6, "step": 0.1}
 B_RANGE = {"min": -3, "max": 5, "step": 0.1}
 GRID_SIZE = 41  # samples along each axis, corners included
+GRID_DIGITS = 5  # significant digits of the grid's losses: every loss on this grid needs no more
 LEVELS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 25, 50, 100, 250]
 MINIMUM = (2, 1)  # the four points lie on y = 2x + 1
 
@@ -32,7 +37,12 @@ def grid_axis(axis_range):
 def loss_grid():
     """The loss at every grid point, by the engine: rows of constant b (lowest b first), w along a row."""
     ws, bs = grid_axis(W_RANGE), grid_axis(B_RANGE)
-    return [[line_fit.mean_squared_error(Value(w), Value(b)).data for w in ws] for b in bs]
+    return [[significant(line_fit.mean_squared_error(Value(w), Value(b)).data) for w in ws] for b in bs]
+
+
+def significant(number, digits=GRID_DIGITS):
+    """`number` rounded to `digits` significant digits (112.14000000000001 -> 112.1)."""
+    return float(f"{number:.{digits}g}")
 
 
 def landscape(line_state, with_grid=False):
@@ -41,8 +51,11 @@ def landscape(line_state, with_grid=False):
     w, b, learning_rate = state["w"], state["b"], state["learning_rate"]
     if state["diverged_at"] is None:
         weight_grad, bias_grad = line_fit.gradient(w, b)
-        next_point = [w - learning_rate * weight_grad, b - learning_rate * bias_grad]
-        if not all(math.isfinite(number) for number in (weight_grad, bias_grad, *next_point)):
+        try:
+            next_point = list(line_fit.descend(w, b, learning_rate))
+        except OverflowError:
+            next_point = None
+        if next_point is None or not all(math.isfinite(number) for number in (weight_grad, bias_grad)):
             weight_grad = bias_grad = next_point = None
     else:
         weight_grad = bias_grad = next_point = None

@@ -11,6 +11,7 @@ from tinygrad import Value
 from .display import checked_number, line_through, number_text, sample_curve, state_field
 
 TITLE = "A formula you can evaluate but not picture"
+PAGE_CALLS = ("initial", "move_point", "reveal_full_curve")
 FORMULA = "f(x) = 0.1·x³ − x + 2·tanh(4x − 2)"
 X_RANGE = {"min": -3, "max": 3, "step": 0.05}
 Y_RANGE = [-2.5, 2.5]

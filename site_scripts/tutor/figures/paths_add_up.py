@@ -13,6 +13,7 @@ from .display import number_text
 from .graph_trace import operation_stepping
 
 TITLE = "Paths add up"
+PAGE_CALLS = ("initial", "seed_gradient", "backpropagate_one_operation")
 A = 3
 
 

@@ -11,6 +11,7 @@ from tinygrad import Value
 from .display import checked_number, line_through, number_text, sample_curve, state_field
 
 TITLE = "Secant and tangent"
+PAGE_CALLS = ("initial", "change")
 H_CHOICES = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 1.5, 2]
 X_RANGE = {"min": -5, "max": 5, "step": 0.5}
 PLOT_X = [-7, 7]

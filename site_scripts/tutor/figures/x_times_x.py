@@ -12,6 +12,7 @@ from .display import state_field
 from .graph_trace import edge_count, trace
 
 TITLE = "x × x, traced"
+PAGE_CALLS = ("initial", "evaluate", "seed_output_gradient", "follow_next_operand")
 X = 5
 
 

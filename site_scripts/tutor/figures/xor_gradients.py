@@ -4,26 +4,31 @@ What it is: the lesson's XOR network, MLP([2, 4, 1], seed=42), after the steps t
 trained (xor_surface.py's training step). At the current parameters one backward() of the loss
 gives all 17 gradients; central differences, (L(p + h) − L(p − h)) / 2h for each parameter in
 turn, give the same 17 numbers from 2 × 17 = 34 more evaluations of the loss (counted as they run).
-The parameters are grouped by neuron, in the order network.parameters() lists them.
+The parameters are grouped by neuron, in the order network.parameters() lists them: layer by layer,
+neuron by neuron, each neuron's weights then its bias. The names follow from the sizes [2, 4, 1] alone,
+so the figure reads nothing of the network but parameters() (an edited engine may name its layers and
+weights as it likes).
 What it is not: the view (xor_gradients.mjs draws the pairs of bars).
 """
 from . import xor_surface
 from .display import cycle_collector_paused, number_text, state_field
 
 TITLE = "Gradients of all 17 parameters"
+PAGE_CALLS = ("initial", "train_steps", "reset")
 SEED, HIDDEN = 42, 4
+SIZES = [2, HIDDEN, 1]
 H = 1e-5  # central differences: error about h² × the third derivative, far below 1e-6 here
 SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
 
-def parameter_names(network):
-    """(group, name) for every parameter, in network.parameters() order: ("hidden neuron 1", "w₁")."""
+def parameter_names(sizes=SIZES):
+    """(group, name) for every parameter of MLP(sizes), in parameters() order: ("hidden neuron 1", "w₁")."""
     names = []
-    last = len(network.layers) - 1
-    for layer_index, layer in enumerate(network.layers):
-        for neuron_index, neuron in enumerate(layer):
+    last = len(sizes) - 2
+    for layer_index, (inputs, neurons) in enumerate(zip(sizes, sizes[1:])):
+        for neuron_index in range(neurons):
             group = "output neuron" if layer_index == last else f"hidden neuron {neuron_index + 1}"
-            names += [(group, f"w{str(k + 1).translate(SUBSCRIPTS)}") for k in range(len(neuron.weights))]
+            names += [(group, f"w{str(k + 1).translate(SUBSCRIPTS)}") for k in range(inputs)]
             names.append((group, "b"))
     return names
 
@@ -51,7 +56,7 @@ def view(network, steps):
     largest_gap = max(abs(a - b) for a, b in zip(backward, differences))
     bars = [{"group": group, "name": name, "backward": g, "finite": f,
              "backward_text": number_text(g, 4), "finite_text": number_text(f, 4)}
-            for (group, name), g, f in zip(parameter_names(network), backward, differences)]
+            for (group, name), g, f in zip(parameter_names(), backward, differences)]
     extent = max([abs(g) for g in backward] + [abs(f) for f in differences] + [1e-12])
     count = len(bars)
     return {

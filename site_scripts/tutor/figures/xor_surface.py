@@ -3,19 +3,27 @@
 What it is: the engine's MLP([2, hidden, 1], seed) trained on the four XOR examples by the loop of
 the lesson's train_xor (mean squared error, backward(), gradient_step with learning rate 0.1),
 100 steps per call. The state holds the network's parameters as floats (the next call rebuilds the
-network from them), the loss before every step, the four predictions and the network's output on a
-24 × 24 grid of inputs, each computed by the engine's forward pass. With 4 hidden neurons and seed
-42 (the lesson's network) it learns; with 2 hidden neurons and seed 7 (the exercise's network) the
-loss stops falling well above zero: a plateau, which the state names.
+network from them), the loss before every step, the four predictions, the network's output on a
+24 × 24 grid of inputs and the hidden neurons' outputs at the four inputs, each computed by the
+engine's forward pass. With 4 hidden neurons and seed 42 (the lesson's network) it learns; with 2
+hidden neurons and seed 7 (the exercise's network) the loss stops falling well above zero: a plateau,
+which the state names. The hidden outputs say why (hidden_diagnosis): two inputs whose targets differ
+get almost the same hidden outputs, from saturated neurons (tanh near ±1, where 1 − t² is small), or two
+hidden neurons compute the same thing; the state names what it finds, with its numbers.
+Of the engine it uses only MLP(sizes, seed)(inputs), parameters() (layer by layer, neuron by neuron,
+weights then bias), tanh, backward() and gradient_step.
 What it is not: the view (xor_surface.mjs colours the grid and plots the loss). xor_gradients.py
 uses the same network and training step.
 """
+import math
+
 from tinygrad import MLP, gradient_step
 
 from .display import checked_number, cycle_collector_paused, number_text, state_field
 from .line_fit import history_range
 
 TITLE = "XOR decision surface"
+PAGE_CALLS = ("initial", "train_steps", "reset", "set_seed", "set_hidden")
 XOR_TABLE = [((0, 0), -1), ((0, 1), 1), ((1, 0), 1), ((1, 1), -1)]
 LEARNING_RATE = 0.1
 STEPS_PER_CALL = 100
@@ -28,6 +36,8 @@ INPUT_RANGE = [-0.25, 1.25]  # the input square [0, 1]², with a margin around t
 PLATEAU_WINDOW = 200  # steps over which a loss that barely moves counts as a plateau
 PLATEAU_CHANGE = 0.01  # ... barely: by less than this fraction
 LEARNED_LOSS = 0.01
+SAME_HIDDEN = 0.05  # hidden outputs that differ by at most this, at every hidden neuron, count as the same
+SATURATED = 0.95  # a hidden output at least this far from 0 sits where tanh is flat: 1 − t² ≤ 0.0975
 
 
 def xor_loss(network):
@@ -67,6 +77,59 @@ def output_grid(network):
     return [[network([x1, x2])[0].data for x1 in centres] for x2 in centres]
 
 
+def hidden_outputs(network, hidden):
+    """The hidden neurons' outputs at each of the four inputs: [[h₁, h₂, ...] per input]. The hidden layer is
+    rebuilt as a network of its own, MLP([2, hidden]) (one layer, so without tanh: the weighted sums), from
+    the first 3 × hidden parameters of `network`, whose parameters() lists them first; then tanh."""
+    layer = MLP([2, hidden], seed=0)
+    for parameter, trained in zip(layer.parameters(), network.parameters()):
+        parameter.data = trained.data
+    return [[total.tanh().data for total in layer(inputs)] for inputs, _ in XOR_TABLE]
+
+
+def signed(target):
+    return number_text(target) if target < 0 else f"+{number_text(target)}"
+
+
+def input_text(inputs):
+    return f"({inputs[0]}, {inputs[1]})"
+
+
+def same_hidden_pairs(hidden):
+    """The pairs (i, j) of inputs with different targets whose hidden outputs differ by at most SAME_HIDDEN."""
+    return [(i, j) for i in range(4) for j in range(i + 1, 4) if XOR_TABLE[i][1] != XOR_TABLE[j][1]
+            and max(abs(a - b) for a, b in zip(hidden[i], hidden[j])) <= SAME_HIDDEN]
+
+
+def hidden_diagnosis(hidden, predictions):
+    """What the hidden outputs show, in sentences: inputs with different targets that the hidden layer
+    maps to the same point (and whether saturated neurons do it), and hidden neurons that agree everywhere."""
+    sentences = []
+    for i, j in same_hidden_pairs(hidden):
+        gap = max(abs(a - b) for a, b in zip(hidden[i], hidden[j]))
+        (first, target_i), (second, target_j) = XOR_TABLE[i], XOR_TABLE[j]
+        share = ((predictions[i] - target_i) ** 2 + (predictions[j] - target_j) ** 2) / 4
+        sentence = (f"The hidden neurons give {input_text(first)} and {input_text(second)} almost the same outputs "
+                    f"(they differ by at most {number_text(gap, 2)}), but their targets are {signed(target_i)} and "
+                    f"{signed(target_j)}: the output layer cannot tell them apart and answers "
+                    f"{number_text(predictions[i], 2)} and {number_text(predictions[j], 2)}, so their two errors alone "
+                    f"make {number_text(share, 3)} of the loss.")
+        both = hidden[i] + hidden[j]
+        if all(abs(h) >= SATURATED for h in both):
+            smallest = min(abs(h) for h in both)
+            sentence += (f" Every hidden neuron is saturated there (|t| ≥ {number_text(math.floor(smallest * 100) / 100, 2)}, "
+                         f"so 1 − t² ≤ {number_text(math.ceil((1 - smallest ** 2) * 100) / 100, 2)}): tanh is flat, and "
+                         "the gradient that would pull the two apart is small.")
+        sentences.append(sentence)
+    neurons = len(hidden[0])
+    for a in range(neurons):
+        for b in range(a + 1, neurons):
+            if all(abs(row[a] - row[b]) <= SAME_HIDDEN for row in hidden):
+                sentences.append(f"Hidden neurons {a + 1} and {b + 1} give the same output at every input: "
+                                 "they do one neuron's work between them.")
+    return sentences
+
+
 def checked_settings(seed, hidden):
     seed = checked_number("Seed", seed, SEED_RANGE["min"], SEED_RANGE["max"])
     hidden = checked_number("Hidden neurons", hidden, HIDDEN_RANGE["min"], HIDDEN_RANGE["max"])
@@ -86,6 +149,7 @@ def plateau(history):
 def view(seed, hidden, network, history):
     """Everything the view draws. `history` holds the loss before each step taken, then the loss now."""
     predictions = [network(inputs)[0].data for inputs, _ in XOR_TABLE]
+    hidden_values = hidden_outputs(network, hidden)
     steps = len(history) - 1
     loss = history[-1]
     messages = []
@@ -94,6 +158,8 @@ def view(seed, hidden, network, history):
                         f"{PLATEAU_CHANGE:.0%}, and it is still {number_text(loss, 3)}.")
     elif loss < LEARNED_LOSS:
         messages.append("Learned: every prediction is close to its target.")
+    findings = hidden_diagnosis(hidden_values, predictions) if steps else []
+    messages += findings
     if steps >= MAX_STEPS:
         messages.append(f"This figure stops at {MAX_STEPS} steps: press Reset to start again.")
     correct = sum((prediction > 0) == (target > 0) for prediction, (_, target) in zip(predictions, XOR_TABLE))
@@ -114,6 +180,10 @@ def view(seed, hidden, network, history):
         "predictions": predictions,
         "prediction_texts": [number_text(prediction, 3) for prediction in predictions],
         "grid": output_grid(network),
+        "hidden_outputs": hidden_values,
+        "hidden_texts": [[number_text(h, 2) for h in row] for row in hidden_values],
+        "hidden_findings": findings,
+        "hidden_same_rows": sorted({row for pair in same_hidden_pairs(hidden_values) for row in pair}) if steps else [],
         "input_range": INPUT_RANGE,
         "history_range": history_range(history),
         "messages": messages,

@@ -22,7 +22,7 @@ from pymdownx.superfences import SuperFencesException
 
 from site_scripts.hooks import lesson_numbers, runnable_fence
 from tinygrad import train_line
-from tutor import session
+from tutor.runtime import page_calls, runner
 
 REPO = Path(__file__).resolve().parents[3]
 DOCS = REPO / "docs"
@@ -101,16 +101,15 @@ def test_solution_replaces_the_starter_and_hints_are_given(name):
 def test_the_page_gets_the_results_through_the_one_call_with_its_namespace():
     """runtime.call("tutor.exercises", "results", {name}, {page}) as the worker makes it: the checks see
     the page's namespace, and an error of the reader's code becomes a message, not a traceback."""
-    session.fresh_namespace("exercise-test-page")["relu"] = lambda value: 1 / 0  # a reader's relu that crashes
-    answer = json.loads(session.call("tutor.exercises", "results", json.dumps({"name": "relu"}),
-                                     page="exercise-test-page"))
+    namespace = runner.fresh_namespace("exercise-test-page")
+    namespace["relu"] = lambda value: 1 / 0  # a reader's relu that crashes
+    answer = page_calls.call("tutor.exercises", "results", {"name": "relu"}, namespace=namespace)
     assert answer["ok"] is True
     assert [result["passed"] for result in answer["value"]] == [False] * 3
     assert answer["value"][0]["message"] == "Your code raised ZeroDivisionError: division by zero"
-    unknown = json.loads(session.call("tutor.exercises", "results", json.dumps({"name": "no_such"}),
-                                      page="exercise-test-page"))
-    assert unknown == {"ok": False, "type": "ValueError", "message": "there is no exercise named 'no_such'",
-                       "traceback": unknown["traceback"]}
+    unknown = page_calls.call("tutor.exercises", "results", {"name": "no_such"}, namespace=namespace)["error"]
+    assert (unknown["kind"], unknown["type"], unknown["message"]) == (
+        "exception", "ValueError", "there is no exercise named 'no_such'")
 
 
 def test_missing_name_gets_a_message():

@@ -141,6 +141,33 @@ def test_seed_7_sits_on_a_plateau_after_1000_steps():
     assert not learned(network)
 
 
+def test_the_plateau_hint_says_what_the_figures_hidden_outputs_show():
+    """The first hint explains the plateau by the hidden outputs of the figure "XOR decision surface"; its
+    numbers are the figure's after 1,000 steps, and the hidden outputs are the engine's own (read here through
+    the network's layers, which the figure does not use)."""
+    from tutor.figures import xor_surface
+    state = xor_surface.set_hidden(xor_surface.set_seed(xor_surface.initial(), 7), 2)
+    for _ in range(10):
+        state = xor_surface.train_steps(state)
+    network = xor_surface.network_of(7, 2, state["parameters"])
+    hidden = [[neuron(inputs).data for neuron in network.layers[0]] for inputs, _ in xor_seed.XOR_TABLE]
+    assert sum(hidden, []) == pytest.approx(sum(state["hidden_outputs"], []), abs=1e-12)
+    stuck = [1, 3]  # (0, 1) and (1, 1): targets +1 and -1
+    gap = max(abs(a - b) for a, b in zip(hidden[1], hidden[3]))
+    share = sum((state["predictions"][i] - xor_seed.XOR_TABLE[i][1]) ** 2 for i in stuck) / 4
+    flat = max(1 - h ** 2 for i in stuck for h in hidden[i])
+    assert all(h < -0.99 for i in stuck for h in hidden[i])  # both neurons saturated near -1 there
+    assert state["hidden_same_rows"] == stuck and state["plateau"]
+    text = hint(xor_seed, 0)
+    assert "the answers to (0, 1) and (1, 1) stay near 0" in text
+    assert all(abs(state["predictions"][i]) < 0.01 for i in stuck)
+    assert f"close to −1 (they differ by at most {gap:.2g} after 1,000 steps)" in text
+    assert f"their two errors alone make {share:.3f} of the loss" in text and f"{share:.3f}" == f"{state['history'][-1]:.3f}"
+    assert flat <= 0.02 and "(1 − t² ≤ 0.02 there)" in text
+    finding = " ".join(state["hidden_findings"])
+    assert f"differ by at most {gap:.2g}" in finding and "1 − t² ≤ 0.02" in finding
+
+
 def test_seed_7_learns_xor_when_it_runs_long_enough():
     network = MLP([2, 2, 1], seed=7)
     for step in range(1, 10_001):

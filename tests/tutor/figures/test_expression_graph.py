@@ -1,20 +1,17 @@
 """Tests of show(value), the graph view every runnable block has, under CPython.
 
-What it is: blocks are run through the same session module the browser uses (tutor.session), so
-show() is the one a reader calls; the "graph" item it sends is read back as the page would and
+What it is: blocks are run through the same runner the browser uses (tutor.runtime.runner), so
+show() is the one a reader calls; the graph it sends is read back as the page gets it and
 checked against the engine: one box per value, one edge per engine edge, the last step's
 gradients equal to backward()'s, the reader's grads untouched, clear messages for a non-Value,
 for too big a graph and for too many pictures in one run.
 What it is not: a test of the drawing (tests/site/test_show.py does that in Chromium).
 """
-import asyncio
-import json
-
 import pytest
 from tinygrad import Value
 
-from own_thread import in_own_thread
-from tutor import session
+from block_runs import cpython_run
+from tutor.runtime import output, runner
 from tutor.figures import expression_graph
 from tutor.figures.display import number_text
 
@@ -26,13 +23,9 @@ loss = (w * x + b - y) ** 2
 
 
 def run(code, fresh=True):
-    """Run `code` as a block of a page; return (error report, text output, [graph payloads])."""
-    items = []
-    running = session.run("test-page", code, lambda stream, text: items.append((stream, text)), fresh=fresh)
-    report = in_own_thread(asyncio.run, running)
-    text = "".join(text for stream, text in items if stream != "graph")
-    graphs = [json.loads(text) for stream, text in items if stream == "graph"]
-    return report, text, graphs
+    """Run `code` as a block of a page; return (error report, text output, [graphs])."""
+    ran = cpython_run(code, page="test-page", fresh=fresh)
+    return ran.report, ran.text, ran.graphs
 
 
 def grads_of(state):
@@ -87,7 +80,7 @@ def test_show_of_something_else_than_a_value_says_what_it_needs(argument, shown)
     assert graphs == []
     assert report.endswith("\n") and "TypeError: show() draws the graph of a Value, for example show(loss)" in report
     assert shown in report
-    assert "session.py" not in report, "the traceback should show the reader's line, not the runtime's"
+    assert "runner.py" not in report, "the traceback should show the reader's line, not the runtime's"
 
 
 def chain_of(values):
@@ -112,21 +105,21 @@ def test_several_shows_come_in_order_and_a_flood_is_capped():
     report, text, graphs = run(LOSS_BLOCK + "show(w * x)\nshow(loss)")
     assert [graph["title"] for graph in graphs] == ["Graph of the expression", "Graph of loss"]
     report, text, graphs = run(LOSS_BLOCK + "for _ in range(25):\n    show(loss)")
-    assert report == "" and len(graphs) == session.FIGURES_PER_RUN
+    assert report == "" and len(graphs) == output.GRAPHS_PER_RUN
     assert text.count("Graph of loss: 8 values, 7 edges\n") == 25
-    assert f"already drew {session.FIGURES_PER_RUN} graphs" in text
+    assert f"already drew {output.GRAPHS_PER_RUN} graphs" in text
 
 
 def test_graphs_pass_the_cap_on_printed_lines():
-    report, text, [graph] = run(LOSS_BLOCK + f"for k in range({session.HEAD_LINES + 50}):\n    print(k)\nshow(loss)")
+    report, text, [graph] = run(LOSS_BLOCK + f"for k in range({output.HEAD_LINES + 50}):\n    print(k)\nshow(loss)")
     assert report == "" and graph["title"] == "Graph of loss"
     assert "Graph of loss: 8 values, 7 edges" in text  # among the last lines shown
 
 
 def test_every_page_namespace_starts_with_show():
     run("x = 1")
-    assert callable(session.namespaces["test-page"]["show"])
+    assert callable(runner.namespaces["test-page"]["show"])
     report, _, _ = run("del show", fresh=False)
     assert report == ""
     run("", fresh=True)
-    assert "show" in session.namespaces["test-page"]
+    assert "show" in runner.namespaces["test-page"]

@@ -11,7 +11,7 @@ import json
 import math
 
 import pytest
-from tinygrad import MLP, Neuron, Value, train_line, train_xor
+from tinygrad import MLP, Value, train_line, train_xor
 
 from tutor.figures import gradient_cost, line_fit, loss_landscape, xor_gradients, xor_surface
 from tutor.figures.graph_trace import values_in_order
@@ -34,6 +34,63 @@ def test_landscape_is_the_line_fit_state_plus_a_grid_computed_once():
     after = loss_landscape.step(round_trip(state), 1)
     assert "grid" not in after  # later states leave the grid out; the view keeps the first one
     assert "grid" not in loss_landscape.set_learning_rate(after, 0.1)
+
+
+def level_crossings(grid, level, cell_pixels):
+    """Where the level line of `level` crosses each edge between two neighbouring grid values, as d3-contour's
+    linear interpolation places it: {(edge): pixels from its first end}. Edges run along rows and columns."""
+    crossings = {}
+    for direction, pixels in (("row", cell_pixels[0]), ("column", cell_pixels[1])):
+        for i in range(len(grid)):
+            for j in range(len(grid) - 1):
+                a, b = (grid[i][j], grid[i][j + 1]) if direction == "row" else (grid[j][i], grid[j + 1][i])
+                if (a >= level) != (b >= level):
+                    crossings[(direction, i, j)] = (level - a) / (b - a) * pixels
+    return crossings
+
+
+def test_the_embedded_grid_is_rounded_without_moving_a_level_line():
+    """Issue 31: the page embedded 112.14000000000001; the rounded grid draws the same level lines, to well
+    under the 0.1 px the view writes (a landscape cell is 6.4 × 6 px: BOX 256 × 240 over 40 cells)."""
+    state = loss_landscape.initial()
+    ws, bs = loss_landscape.grid_axis(loss_landscape.W_RANGE), loss_landscape.grid_axis(loss_landscape.B_RANGE)
+    exact = [[line_fit.mean_squared_error(Value(w), Value(b)).data for w in ws] for b in bs]
+    assert any(len(repr(value)) > 12 for row in exact for value in row)  # float noise such as 112.14000000000001
+    text = json.dumps(state["grid"])
+    assert all(len(number.strip("-").replace(".", "").lstrip("0")) <= loss_landscape.GRID_DIGITS
+               for number in text.replace("[", "").replace("]", "").split(", "))
+    assert len(text) < 0.45 * len(json.dumps(exact))
+    cell = (256 / (loss_landscape.GRID_SIZE - 1), 240 / (loss_landscape.GRID_SIZE - 1))
+    crossed = 0
+    for level in loss_landscape.LEVELS:
+        drawn, true = level_crossings(state["grid"], level, cell), level_crossings(exact, level, cell)
+        assert drawn.keys() == true.keys()  # the same edges crossed, for every level
+        assert max((abs(drawn[edge] - true[edge]) for edge in true), default=0) < 0.01
+        crossed += len(true)
+    assert crossed > 500  # the ten levels that cross the plotted area
+
+
+def test_the_line_figures_run_the_engines_gradient_step(monkeypatch):
+    """Each step is one pass of train_line's loop: the loss, backward() and the engine's gradient_step (here
+    replaced by one that records its call and moves the other way, as an edited engine might)."""
+    import tinygrad
+    calls = []
+
+    def uphill(parameters, learning_rate):
+        calls.append((len(parameters), learning_rate))
+        for parameter in parameters:
+            parameter.data = parameter.data + learning_rate * parameter.grad
+    monkeypatch.setattr(line_fit, "gradient_step", uphill)
+    state = line_fit.step(line_fit.initial())
+    assert calls == [(2, 0.05)]
+    w, b = Value(-1), Value(0)
+    line_fit.mean_squared_error(w, b).backward()
+    assert (state["w"], state["b"]) == (-1 + 0.05 * w.grad, 0 + 0.05 * b.grad)
+    landscape = loss_landscape.initial()
+    assert landscape["next_point"] == [-1 + 0.05 * w.grad, 0 + 0.05 * b.grad]  # the arrow shows the same step
+    monkeypatch.undo()
+    assert line_fit.gradient_step is tinygrad.gradient_step
+    assert line_fit.step(line_fit.initial())["w"] == tinygrad.train_line(steps=1)[0]
 
 
 @pytest.mark.parametrize("steps", [1, 100, 1000])
@@ -133,6 +190,55 @@ def test_two_hidden_neurons_with_seed_seven_sit_on_a_plateau_through_step_1000()
     assert any(message.startswith("Plateau") for message in state["messages"])
 
 
+@pytest.mark.parametrize("seed, hidden", [(42, 4), (7, 2)])
+def test_hidden_outputs_are_the_engines_hidden_layer(seed, hidden):
+    state = xor_surface.train_steps(xor_surface.set_hidden(xor_surface.set_seed(xor_surface.initial(), seed), hidden))
+    network = xor_surface.network_of(seed, hidden, state["parameters"])
+    engine = [[neuron(inputs).data for neuron in network.layers[0]] for inputs, _ in xor_surface.XOR_TABLE]
+    assert [len(row) for row in state["hidden_outputs"]] == [hidden] * 4
+    for row, expected in zip(state["hidden_outputs"], engine):
+        assert row == pytest.approx(expected, abs=1e-12)
+
+
+def test_only_the_stuck_seed_has_inputs_its_hidden_layer_cannot_tell_apart():
+    """Seeds 0 to 11 with 2 hidden neurons, 1,000 steps: the figure finds two inputs with opposite targets
+    at the same hidden point, from saturated neurons, for seed 7 alone, and for the lesson's network never."""
+    found = {}
+    for seed in range(12):
+        state = xor_surface.set_hidden(xor_surface.set_seed(xor_surface.initial(), seed), 2)
+        for _ in range(10):
+            state = xor_surface.train_steps(state)
+            if state["hidden_findings"]:
+                found.setdefault(seed, state["steps"])
+    assert list(found) == [7] and found[7] <= 300
+    assert state["hidden_findings"] == [] and xor_surface.initial()["hidden_findings"] == []
+    lesson = xor_surface.initial()
+    for _ in range(10):
+        lesson = xor_surface.train_steps(lesson)
+        assert lesson["hidden_findings"] == [] and lesson["hidden_same_rows"] == []
+
+
+def test_the_stuck_network_is_saturated_not_symmetric():
+    state = xor_surface.set_hidden(xor_surface.set_seed(xor_surface.initial(), 7), 2)
+    for _ in range(10):
+        state = xor_surface.train_steps(state)
+    [finding] = state["hidden_findings"]
+    assert finding.startswith("The hidden neurons give (0, 1) and (1, 1) almost the same outputs")
+    assert "targets are +1 and −1" in finding and "Every hidden neuron is saturated there" in finding
+    assert state["hidden_same_rows"] == [1, 3]
+    h1, h2 = zip(*state["hidden_outputs"])
+    assert max(abs(a - b) for a, b in zip(h1, h2)) > 0.2  # the two neurons do different things: not symmetric
+
+
+def test_two_hidden_neurons_that_compute_the_same_thing_are_named():
+    network = MLP([2, 2, 1], seed=7)
+    parameters = [p.data for p in network.parameters()]
+    parameters[3:6] = parameters[0:3]  # hidden neuron 2 := hidden neuron 1
+    state = xor_surface.train_steps({**xor_surface.set_hidden(xor_surface.set_seed(xor_surface.initial(), 7), 2),
+                                     "parameters": parameters}, 1)
+    assert "Hidden neurons 1 and 2 give the same output at every input" in " ".join(state["hidden_findings"])
+
+
 def test_xor_surface_seed_and_hidden_neurons_start_a_new_network():
     state = xor_surface.set_seed(xor_surface.train_steps(xor_surface.initial()), 3)
     assert (state["seed"], state["steps"]) == (3, 0)
@@ -211,7 +317,61 @@ def test_operation_counts_walk_the_engines_graph(n):
     assert cost["reverse"] == cost["forward"] + cost["backward"]
     assert cost["finite"] == 2 * n * cost["forward"]
     loss, parameters = gradient_cost.loss_for(n)
-    assert len(parameters) == n and len(Neuron(n - 1, __import__("random").Random(0)).parameters()) == n
+    assert len(parameters) == n == len(MLP([n - 1, 1]).parameters())
+
+
+def forward_mode_pass(loss, parameter):
+    """One pass of forward mode over the engine's graph, as dual numbers would make it: every value gets the
+    derivative of itself with respect to `parameter`, from its parents' along its edges. Returns
+    (d loss / d parameter, operations: one per computed value plus one multiply-and-add per edge)."""
+    tangent, operations = {}, 0
+    for value in values_in_order(loss):
+        if not value.edges:
+            tangent[value] = 1.0 if value is parameter else 0.0
+            continue
+        operations += 1  # the value itself, as in the forward pass
+        tangent[value] = 0.0
+        for parent, local_derivative in value.edges:
+            tangent[value] += local_derivative * tangent[parent]
+            operations += 1
+    return tangent[loss], operations
+
+
+@pytest.mark.parametrize("n", [1, 2, 17, 60, 1000])
+def test_forward_mode_is_one_pass_per_parameter_with_the_same_gradients(n):
+    loss, parameters = gradient_cost.loss_for(n)
+    loss.backward()
+    passes = [forward_mode_pass(loss, parameter) for parameter in parameters]
+    assert [derivative for derivative, _ in passes] == pytest.approx([p.grad for p in parameters], rel=1e-12, abs=1e-15)
+    cost = gradient_cost.costs(n)
+    assert sum(operations for _, operations in passes) == cost["forward_mode"] == n * cost["reverse"]
+    state = gradient_cost.set_parameters(gradient_cost.initial(), n)
+    assert state["forward_mode_text"] == f"{cost['forward_mode']:,}"
+    assert (f"{n:,} pass{'es' if n > 1 else ''} × ({cost['forward']:,} + {cost['backward']:,}) = {cost['forward_mode']:,} operations"
+            in state["messages"][2])
+    if n == 1:
+        assert "as many as reverse mode" in state["messages"][2]
+    else:
+        assert f"{n:,} times reverse mode" in state["messages"][2] and "for one loss and many parameters reverse mode wins" in state["messages"][2]
+
+
+def test_with_one_input_and_many_outputs_forward_mode_wins():
+    """The figure's other half of the sentence: one forward-mode pass gives the derivatives of every output with
+    respect to the one input; reverse mode needs a backward pass from each output, each through the
+    computation the outputs share."""
+    x = Value(0.5)
+    shared = x
+    for _ in range(20):
+        shared = (shared * 0.9 + 0.1).tanh()
+    outputs = [shared * (k + 1) for k in range(10)]
+    graph = {value for y in outputs for value in values_in_order(y)}
+    forward = sum(1 for value in graph if value.edges)
+    forward_mode = forward + sum(len(value.edges) for value in graph)  # one pass for all ten derivatives
+    reverse_mode = forward + sum(len(value.edges) for y in outputs for value in values_in_order(y))  # ten backward passes
+    assert forward_mode < reverse_mode / 5
+    for y in outputs:  # and forward mode's derivatives are backward()'s, output by output
+        y.backward()
+        assert forward_mode_pass(y, x)[0] == pytest.approx(x.grad)
 
 
 def test_the_graph_order_needs_no_topological_order_method():
@@ -243,6 +403,9 @@ def test_reverse_mode_wins_by_more_as_parameters_grow():
     assert all(later > earlier for earlier, later in zip(ratios, ratios[1:]))
     at_1000 = gradient_cost.set_parameters(state, 1000)
     assert at_1000["ratio_text"] == "667" and at_1000["finite_text"] == "4,002,000"
+    assert at_1000["forward_mode_text"] == "6,001,000"
+    assert [size for size, _ in state["curve_forward"]] == gradient_cost.CURVE_SIZES
+    assert all(forward >= reverse for (_, forward), (_, reverse) in zip(state["curve_forward"], state["curve_reverse"]))
     assert "curve_finite" not in at_1000
 
 

@@ -1,13 +1,16 @@
 """guards.py: what keeps a block's code from breaking the page's Python for the blocks after it.
 
-What it is: the parts of tutor.session that deal with code a curious reader may write against the
-interpreter itself, as functions the session calls:
-- `install(wait, on_deep_graph)` changes the browser's interpreter once, at boot: the recursion limit
-  stays low enough for the browser's small stack whatever sys.setrecursionlimit() asks,
-  `time.sleep` waits through `wait` (a JavaScript function of the worker that blocks in short slices
-  Stop can end; Pyodide's own needs WebAssembly stack switching), `os._exit` ends only the block,
-  and a garbage-collector callback watches for a very deep chain of Values while a run builds it.
-- `repair(namespace)`, after every run, puts back Python's built-ins and the page's `show` that a
+What it is: what deals with code a curious reader may write against the interpreter itself, as
+functions the runtime calls:
+- `install(wait, on_deep_graph, note, flush)` changes the browser's interpreter once, when the page
+  configures it (dispatcher.py): the recursion limit stays low enough for the browser's small stack
+  whatever sys.setrecursionlimit() asks, `time.sleep` waits through `wait` (a JavaScript function of
+  the worker that blocks in short slices Stop can end; Pyodide's own needs WebAssembly stack
+  switching), `os._exit` ends only the block, starting a thread raises NoThreads and waiting for
+  async code from synchronous code (asyncio.run()) raises NoBlockingWait, so their hints know them
+  by class (hints.py), and a garbage-collector callback watches for a very deep chain of Values while
+  a run builds it.
+- `repair(namespace, show)`, after every run, puts back Python's built-ins and the page's `show` that a
   block deleted or replaced, and says which.
 - `engine_changes()` says in words how a block changed the lesson's engine (a name of tinygrad that
   is no longer what tinygrad.py defines, or the file itself), for the hint to press Restart Python.
@@ -20,6 +23,9 @@ way back, and the runtime restarts Python on its own when it dies.
 import ast
 import builtins
 import gc
+import importlib
+import importlib.util
+import inspect
 import itertools
 import math
 import operator
@@ -49,6 +55,14 @@ requested_recursion_limit = None  # the last limit a block asked for above SAFE_
 engine_file = None  # (path, text) of tinygrad.py as this interpreter installed it, once known
 
 
+class NoThreads(RuntimeError):
+    """Python in the browser cannot start a thread (Pyodide has none)."""
+
+
+class NoBlockingWait(RuntimeError):
+    """Synchronous code (asyncio.run(), loop.run_until_complete()) cannot wait for async code here."""
+
+
 def install(wait=None, on_deep_graph=None, note=None, flush=None):
     """Change the browser's interpreter (never CPython's in the tests): see the module's docstring.
 
@@ -64,6 +78,8 @@ def install(wait=None, on_deep_graph=None, note=None, flush=None):
     if wait is not None:
         time.sleep = page_sleep(wait, note, flush or (lambda: None))
     os._exit = end_block
+    refuse_threads()
+    refuse_blocking_waits()
     remember_engine_file()
     if on_deep_graph is not None:
         watch.callback = on_deep_graph
@@ -125,6 +141,47 @@ def duration(seconds):
 def end_block(status=0):
     """os._exit in the page: ends the block like exit() (Python itself must go on for the page)."""
     raise SystemExit(status)
+
+
+def no_thread(*args, **kwargs):
+    raise NoThreads("can't start new thread")
+
+
+# Where a thread can be started from: _thread's functions, and threading's own references to them.
+THREAD_STARTERS = (("_thread", "start_new_thread"), ("_thread", "start_new"), ("_thread", "start_joinable_thread"),
+                   ("threading", "_start_joinable_thread"), ("threading", "_start_new_thread"))
+
+
+def refuse_threads():
+    """Every way to start a thread raises NoThreads (Pyodide's own raises a plain RuntimeError)."""
+    for module, name in THREAD_STARTERS:
+        scope = importlib.import_module(module)
+        if hasattr(scope, name):
+            setattr(scope, name, no_thread)
+
+
+def refuse_blocking_waits():
+    """Pyodide's event loop waits for a coroutine from synchronous code (asyncio.run()) only where the
+    stack can be switched, and never in a worker started from the snapshot: there its run_sync fails
+    before the coroutine ever started, which is what tells that failure from one of the coroutine's
+    own, and then raises NoBlockingWait."""
+    try:
+        from pyodide import webloop
+    except ImportError:  # not Pyodide
+        return
+    run_sync = getattr(webloop.run_sync, "original", webloop.run_sync)
+
+    def guarded_run_sync(awaitable):
+        try:
+            return run_sync(awaitable)
+        except RuntimeError as error:
+            if not (inspect.iscoroutine(awaitable) and inspect.getcoroutinestate(awaitable) == inspect.CORO_CREATED):
+                raise
+            awaitable.close()  # never awaited: no "coroutine was never awaited" warning
+            raise NoBlockingWait(f"cannot wait for async code from synchronous code here ({error})") from None
+
+    guarded_run_sync.original = run_sync
+    webloop.run_sync = guarded_run_sync
 
 
 # ---- What a run changed ----------------------------------------------------------------------
@@ -190,7 +247,6 @@ def remember_engine_file():
 
 
 def engine_path():
-    import importlib.util
     try:
         spec = importlib.util.find_spec(ENGINE)
     except (ImportError, ValueError):

@@ -1,4 +1,4 @@
-"""Tests of tutor.guards and the hostile-code side of tutor.session, in CPython.
+"""Tests of tutor.runtime.guards and the hostile-code side of the runner and its hints, in CPython.
 
 What it is: the Python half of what keeps a block from breaking the page's Python (issue #21): the
 recursion limit a block cannot raise past what the browser takes, time.sleep in slices that Stop
@@ -12,21 +12,22 @@ own recursion limit, time.sleep or os._exit: the replacements are built with sta
 import asyncio
 import builtins
 import gc
+import importlib
 import os
+import sys
 
 import pytest
 
 import tinygrad
+from block_runs import cpython_run
 from own_thread import in_own_thread
-from tutor import guards, session
+from tutor.runtime import guards, hints, output, runner, stopping
 
 
 def run(code, page="guards-page", fresh=True):
-    """Run `code` as a block in CPython; (report, output text without figures, the output items)."""
-    items = []
-    report = in_own_thread(asyncio.run, session.run(page, code, lambda stream, text: items.append((stream, text)),
-                                     filename="<block 1>", fresh=fresh))
-    return report, "".join(text for stream, text in items if stream != "graph"), items
+    """Run `code` as a block in CPython; (report, output text without graphs, the output items)."""
+    ran = cpython_run(code, page=page, fresh=fresh)
+    return ran.report, ran.text, ran.items
 
 
 @pytest.fixture
@@ -149,12 +150,11 @@ def test_a_deleted_engine_function_gets_the_hint_and_an_intact_engine_none(engin
 
 
 def test_the_run_that_changed_the_engine_is_told_apart_from_later_ones(engine_as_installed):
-    run("import tinygrad\ntinygrad.MLP = None")
-    assert session.changed_engine is True  # the page does not replay this run after a restart
-    run("print(1)", fresh=False)
-    assert session.changed_engine is False
-    run("import tinygrad\ntinygrad.MLP = 1", fresh=False)
-    assert session.changed_engine is True
+    page = "engine-changing-page"
+    assert cpython_run("import tinygrad\ntinygrad.MLP = None", page).result["engineChanged"] is True  # not replayed
+    assert cpython_run("print(1)", page, fresh=False).result["engineChanged"] is False
+    assert cpython_run("import tinygrad\ntinygrad.MLP = 1", page, fresh=False).result["engineChanged"] is True
+    assert cpython_run("import tinygrad\ntinygrad.Value = None\n1 / 0", page, fresh=False).result["engineChanged"]
 
 
 def test_a_rewritten_engine_file_is_reported_once_and_gets_the_hint(tmp_path, monkeypatch):
@@ -171,12 +171,33 @@ def test_a_rewritten_engine_file_is_reported_once_and_gets_the_hint(tmp_path, mo
 
 # ---- Hints for what the browser's Python cannot do ------------------------------------------
 
-@pytest.mark.parametrize("message, hint", [
-    ("can't start new thread", "no threads"),
-    ("WebAssembly stack switching not supported in this JavaScript runtime", "`await main()`"),
+@pytest.mark.parametrize("error, kind, hint", [
+    (guards.NoThreads("can't start new thread"), "no-threads", "no threads"),
+    (guards.NoBlockingWait("no stack switching"), "no-blocking-wait", "`await main()`"),
+    (RuntimeError("can't start new thread"), None, None),  # a RuntimeError of the reader's own: no hint
+    (MemoryError(), "memory", "more memory than Python in a browser tab can have"),
+    (OverflowError("cannot fit 'int' into an index-sized integer"), "memory", "sizes must fit in 32 bits"),
+    (OverflowError("math range error"), None, None),
 ])
-def test_threads_and_asyncio_run_get_a_hint(message, hint):
-    assert hint in session.hint_for(RuntimeError(message))
+def test_what_the_browser_s_python_cannot_do_gets_a_hint_by_the_error_s_kind(error, kind, hint):
+    found_kind, sentence = hints.hint_for(error)
+    assert found_kind == kind and (hint in sentence if hint else sentence is None)
+
+
+def test_the_guards_make_starting_a_thread_raise_their_own_error(monkeypatch):
+    for module, name in guards.THREAD_STARTERS:
+        scope = importlib.import_module(module)
+        if hasattr(scope, name):
+            monkeypatch.setattr(scope, name, getattr(scope, name))  # put back after the test
+    guards.refuse_threads()
+    # No thread of our own for this run either (own_thread.py): the block never awaits, so one send() runs it.
+    running = runner.run("threads-page", "import threading\nthreading.Thread(target=print).start()",
+                         lambda stream, text: None, fresh=True)
+    with pytest.raises(StopIteration) as finished:
+        running.send(None)
+    result = finished.value.value
+    assert result["error"]["type"] == "NoThreads" and result["error"]["hint"] == "no-threads"
+    assert "has no threads" in result["report"]
 
 
 # ---- Deep chains of Values --------------------------------------------------------------------
@@ -198,11 +219,6 @@ def test_a_namespace_holding_a_deep_chain_is_told_apart_from_a_shallow_or_releas
     assert not guards.holds_deep_graph([{"total": deep}])
 
 
-def test_session_holds_deep_graph_looks_at_every_page(monkeypatch):
-    monkeypatch.setattr(session, "namespaces", {"a": {"x": 1}, "b": {"total": chain(guards.DEEP_CHAIN)}})
-    assert session.holds_deep_graph()
-    monkeypatch.setattr(session, "namespaces", {"a": {"x": 1}})
-    assert not session.holds_deep_graph()
 
 
 @pytest.mark.parametrize("code, deep", [
@@ -229,16 +245,17 @@ def test_the_watch_reports_a_deep_chain_while_a_run_builds_it(monkeypatch, code,
 def test_stop_cancels_a_run_that_waits_in_an_await_and_keeps_the_namespace():
     async def run_then_stop():
         items = []
-        running = asyncio.ensure_future(session.run(
+        running = asyncio.ensure_future(runner.run(
             "await-page", "kept = 1\nimport asyncio\nawait asyncio.sleep(100)\nprint('not reached')",
             lambda stream, text: items.append(text), fresh=True))
         await asyncio.sleep(0.05)
-        assert session.stop_waiting_run()
+        assert stopping.stop_waiting_run()
         return await running
 
-    report = in_own_thread(asyncio.run, run_then_stop())
-    assert report.startswith("KeyboardInterrupt: stopped by the Stop button")
-    assert not session.stop_waiting_run()  # nothing waits now
+    result = in_own_thread(asyncio.run, run_then_stop())
+    assert result["report"].startswith("KeyboardInterrupt: stopped by the Stop button")
+    assert result["error"]["kind"] == "stopped"
+    assert not stopping.stop_waiting_run()  # nothing waits now
     assert run("print(kept)", page="await-page", fresh=False)[1] == "1\n"
 
 
@@ -247,5 +264,31 @@ def test_stop_cancels_a_run_that_waits_in_an_await_and_keeps_the_namespace():
 def test_a_flood_of_show_calls_draws_only_the_first_graphs_and_prints_every_summary():
     report, shown, items = run("from tinygrad import Value\nv = Value(1)\nfor _ in range(2000):\n    show(v)")
     assert report == ""
-    assert sum(stream == "graph" for stream, _ in items) == session.FIGURES_PER_RUN
+    assert sum(stream == "graph" for stream, _ in items) == output.GRAPHS_PER_RUN
     assert "already drew 20 graphs" in shown and "Graph of v: 1 value, 0 edges" in shown.splitlines()[-1]
+
+
+def test_waiting_for_async_code_where_the_stack_cannot_switch_raises_the_guards_own_error(monkeypatch):
+    """Pyodide's run_sync fails before the coroutine starts; a failure of the coroutine itself stays its own."""
+    import types
+
+    def run_sync(awaitable):
+        if getattr(awaitable, "cr_code", None) is not None and awaitable.cr_code.co_name == "fails_itself":
+            awaitable.send(None)  # it starts, and raises its own RuntimeError
+        raise RuntimeError("WebAssembly stack switching not supported in this JavaScript runtime")
+
+    webloop = types.SimpleNamespace(run_sync=run_sync)
+    monkeypatch.setitem(sys.modules, "pyodide", types.SimpleNamespace(webloop=webloop))
+    monkeypatch.setitem(sys.modules, "pyodide.webloop", webloop)
+    guards.refuse_blocking_waits()
+
+    async def main():
+        return 1
+
+    async def fails_itself():
+        raise RuntimeError("the reader's own")
+
+    with pytest.raises(guards.NoBlockingWait):
+        webloop.run_sync(main())
+    with pytest.raises(RuntimeError, match="the reader's own"):
+        webloop.run_sync(fails_itself())

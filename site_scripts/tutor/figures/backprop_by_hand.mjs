@@ -1,0 +1,50 @@
+// backprop_by_hand.mjs: view of the figure "Backpropagate by hand" (model: backprop_by_hand.py).
+// What it is: the "Graph" radios, one number field per box of each graph ("Gradient of e"; only the
+// chosen graph's fields show, and only the open one can be checked), "Start again", and the graph
+// drawn as the reader has filled it; once every box is right, the same graph as the engine's
+// backward() filled it, below. What it is not: a check: whether an entry is right, and why not, comes
+// from the model's state.
+import { graphDescription, graphDrawing, nodeHeading, panels } from "../../browser/figures/svg.mjs";
+
+function captioned(svg, text) {
+  const part = Object.assign(document.createElement("div"), { className: "figure__panel" });
+  part.append(Object.assign(document.createElement("p"), { className: "figure__caption", textContent: text }), svg);
+  return part;
+}
+
+export function mountView(figure) {
+  const first = figure.state;
+  const setChoice = figure.radios("Graph", first.choices, "choose_graph", (state, choice) => ({ state, choice }));
+  const forms = {}; // graph -> { list, fields: key -> set(...) }
+  for (const [choice] of first.choices) {
+    const list = Object.assign(document.createElement("div"), { className: "figure__numbers" });
+    figure.controls.append(list);
+    forms[choice] = { list, fields: {} };
+    for (const row of first.forms[choice]) {
+      forms[choice].fields[row.key] = figure.numberField(row.label, "check_entry", (state, text) => ({ state, box: row.key, text }), list);
+    }
+  }
+  figure.button("Start again", "start_again");
+  return (state) => {
+    setChoice(state.choice);
+    for (const [choice, { list, fields }] of Object.entries(forms)) {
+      const shown = choice === state.choice;
+      list.hidden = !shown;
+      for (const row of state.forms[choice]) {
+        fields[row.key]({ text: row.text, open: shown && row.open, done: shown && row.right, invalid: row.invalid });
+      }
+    }
+    const root = state.graph.nodes.find((node) => node.is_root);
+    const yours = captioned(graphDrawing(state.graph, `Computation graph of ${nodeHeading(root)} with the gradients you filled in`),
+      `Your gradients: ${state.right_text} boxes`);
+    const drawings = [yours];
+    if (state.engine_graph) {
+      drawings.push(captioned(graphDrawing(state.engine_graph, `The same graph with the gradients backward() computed`),
+        "The same graph, filled by the engine's backward()"));
+    }
+    figure.draw(panels(...drawings));
+    figure.readouts([["Boxes right", state.right_text]]);
+    figure.describe(graphDescription(state.graph) + (state.engine_graph ? ` After backward(): ${graphDescription(state.engine_graph)}` : ""));
+    figure.messages(state.messages, state.warning);
+  };
+}

@@ -1,0 +1,100 @@
+"""page_calls.py: the page's one way to call the lesson's Python: a function a module lists in PAGE_CALLS.
+
+What it is: `call(module, fn, kwargs, namespace)` calls module.fn(**kwargs) when `module` is a module
+of the `tutor` package that declares PAGE_CALLS, a tuple naming the functions the page may call
+(every figure model: PAGE_CALLS = ("initial", ...); tutor.exercises: ("results",); tutor.engine_edit:
+("check",)), and fn is one of them. Nothing else can be called: not a helper, not a name the module
+imported (a model's Value), not a module without the list. `namespace` (a page's namespace, for the
+exercises' checks) is passed as the keyword argument `namespace` when given. It never raises: it
+answers {"ok", "value", "error", "printed"}, where error is an error value of the contract
+(not-allowed, bad-arguments, exception, stopped or not-json) and printed what the function printed
+(kept from the page's console; at most PRINTED_CHARACTERS).
+What it is not: the check of a request's fields (dispatcher.py) nor the functions themselves.
+"""
+import contextlib
+import importlib
+import inspect
+import io
+import json
+import re
+
+from .contract import error
+from .tracebacks import reader_traceback
+
+MODULE_NAME = re.compile(r"tutor(\.[a-z_][a-z0-9_]*)+")
+PRINTED_CHARACTERS = 10_000
+
+
+def call(module, fn, kwargs, namespace=None):
+    """module.fn(**kwargs) (plus `namespace` when given), answered as {"ok", "value", "error", "printed"}."""
+    printed = io.StringIO()
+    try:
+        target = allowed_function(module, fn)
+        arguments = dict(kwargs) if namespace is None else {**kwargs, "namespace": namespace}
+        try:
+            inspect.signature(target).bind(**arguments)
+        except TypeError as mismatch:
+            raise Refused("bad-arguments", f"call: {module}.{fn}() {mismatch}") from None
+        with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
+            value = target(**arguments)
+    except Refused as refusal:
+        return answer(error(refusal.kind, refusal.message), printed)
+    except KeyboardInterrupt:
+        return answer(error("stopped", "Stopped by the Stop button."), printed)
+    except BaseException as raised:  # noqa: B036 - SystemExit in a called function is an error too
+        return answer(error("exception", str(raised), type=type(raised).__name__, traceback=reader_traceback(raised),
+                            hint=None), printed)
+    problem = not_json(value)
+    if problem:
+        return answer(error("not-json", f"call: {module}.{fn}() answered a value the page cannot receive: {problem}"),
+                      printed)
+    return {"ok": True, "value": value, "error": None, "printed": printed_text(printed)}
+
+
+class Refused(Exception):
+    """A call the page may not make, or with arguments that do not fit: its error kind and message."""
+
+    def __init__(self, kind, message):
+        super().__init__(message)
+        self.kind, self.message = kind, message
+
+
+def answer(failure, printed):
+    return {"ok": False, "value": None, "error": failure, "printed": printed_text(printed)}
+
+
+def printed_text(printed):
+    text = printed.getvalue()
+    return text if len(text) <= PRINTED_CHARACTERS else text[:PRINTED_CHARACTERS] + "\n[… more not kept]\n"
+
+
+def not_json(value):
+    """Why `value` cannot be sent as JSON (a Value, NaN, a set...), or "" when it can."""
+    try:
+        json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError, RecursionError) as problem:
+        return str(problem)
+    return ""
+
+
+def allowed_function(module, fn):
+    """The function `fn` of `module` if the module lists it in PAGE_CALLS, else Refused("not-allowed")."""
+    if not isinstance(module, str) or not MODULE_NAME.fullmatch(module):
+        raise Refused("not-allowed", f"call: {module!r} is not one of the lesson's modules the page may call")
+    try:
+        imported = importlib.import_module(module)
+    except ModuleNotFoundError as missing:
+        if missing.name is not None and module.startswith(missing.name):  # the module itself, not its import
+            raise Refused("not-allowed", f"call: there is no module named {module!r}") from None
+        raise
+    page_calls = getattr(imported, "PAGE_CALLS", ())
+    if not isinstance(page_calls, tuple):
+        page_calls = ()
+    if not isinstance(fn, str) or fn not in page_calls:
+        listed = ", ".join(page_calls) or "none"
+        raise Refused("not-allowed", f"call: {fn!r} is not a function of {module} the page may call "
+                                     f"(its PAGE_CALLS: {listed})")
+    target = getattr(imported, fn, None)
+    if not callable(target):
+        raise Refused("not-allowed", f"call: {module} lists {fn!r} in PAGE_CALLS but has no such function")
+    return target

@@ -1,0 +1,124 @@
+"""runner.py: runs a code block in the namespace of its page, the way the Python prompt would.
+
+What it is: all blocks of a page share one namespace (`namespaces[page]`, holding only `show` when
+fresh), in page order. `run(page, code, on_output, on_graph)` executes a block there (top-level
+`await` allowed), prints the value of a final expression like the prompt, streams what it prints
+through output.Output, and answers its result as a plain value: {"ok", "report", "error",
+"engineChanged"}, where report is what the output showed of an error (a traceback of the reader's
+code, with a hint, hints.py), error the error value of the contract (contract.error: exception,
+stopped or exit) and engineChanged whether the run changed the lesson's engine (the page does not
+replay such a run after a restart). After every run the guards put back what a block deleted.
+What it is not: a sandbox or a scheduler: the dispatcher answers one request at a time, and stopping
+a runaway loop is the page's and the worker's job (an interrupt, or a fresh worker).
+"""
+import ast
+import inspect
+import linecache
+import sys
+
+from . import guards, output, stopping
+from .contract import error
+from .hints import hint_for
+from .show import shower
+from .tracebacks import reader_traceback
+
+namespaces = {}  # page key -> the globals its blocks share
+EXIT_NOTE = ("exit(), quit(), sys.exit() and os._exit() end a whole program; in the page they only end this "
+             "block. Everything defined so far is kept.")
+STOPPED_REPORT = "KeyboardInterrupt: stopped by the Stop button. Everything defined before it is kept.\n"
+
+
+def fresh_namespace(page):
+    """Forget what earlier runs of this page defined; return its new namespace (only `show` in it)."""
+    namespace = {"__name__": "__main__", "__builtins__": __builtins__}
+    namespace["show"] = shower(namespace)
+    namespaces[page] = namespace
+    return namespace
+
+
+def succeeded(engine_changed=False):
+    return {"ok": True, "report": "", "error": None, "engineChanged": engine_changed}
+
+
+def failed(report, failure, engine_changed=False):
+    return {"ok": False, "report": report, "error": failure, "engineChanged": engine_changed}
+
+
+async def run(page, code, on_output, on_graph=None, filename="<python block>", fresh=False):
+    """Run `code` in page `page`'s namespace; output goes to on_output(stream, text) and graphs to
+    on_graph(graph). Answers the run's result (see the module's docstring)."""
+    namespace = fresh_namespace(page) if fresh or page not in namespaces else namespaces[page]
+    linecache.cache[filename] = (len(code), None, code.splitlines(keepends=True), filename)
+    printed = output.Output(on_output, on_graph)
+    saved_streams = sys.stdin, sys.stdout, sys.stderr
+    sys.stdin, sys.stdout, sys.stderr = output.NoInput(), output.Stream("stdout", printed), output.Stream("stderr", printed)
+    guards.watch.start(namespace, filename)
+    stopping.started()
+    repaired, engine_changed = "", False
+    engine_before = guards.engine_changes()
+    try:
+        try:
+            await execute(code, filename, namespace)
+        finally:
+            guards.watch.stop()
+            repaired = guards.repair(namespace, shower(namespace))
+            engine_changed = guards.engine_changes() not in ("", engine_before)
+        if repaired:
+            printed.write("note", output.bracketed(repaired))
+        printed.finish()
+        return succeeded(engine_changed)
+    except SystemExit as exit_request:
+        return ended_by_exit(exit_request, printed, engine_changed)
+    except BaseException as raised:  # noqa: B036 - KeyboardInterrupt is the reader's too
+        result = ended_by_error(raised, engine_changed)
+        printed.report("stderr", result["report"])
+        if repaired:
+            printed.on_output("note", output.bracketed(repaired))
+        return result
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = saved_streams
+        stopping.ended()
+
+
+def ended_by_error(raised, engine_changed):
+    """The result of a run that `raised`: stopped by the reader, or an exception with its traceback."""
+    if stopping.ended_by_stop(raised):
+        return failed(STOPPED_REPORT, error("stopped", STOPPED_REPORT.strip()), engine_changed)
+    hint, sentence = hint_for(raised)
+    if sentence:
+        raised.add_note(sentence)
+    report = reader_traceback(raised)
+    return failed(report, error("exception", str(raised), type=type(raised).__name__, traceback=report, hint=hint),
+                  engine_changed)
+
+
+def ended_by_exit(exit_request, printed, engine_changed):
+    """sys.exit()/exit()/quit() in a block: a note; a non-zero status also counts as an error."""
+    status = exit_request.code
+    if status is None or status == 0:
+        printed.report("note", EXIT_NOTE + "\n")
+        return succeeded(engine_changed)
+    report = f"SystemExit: {status}\n"
+    printed.report("stderr", report)
+    printed.on_output("note", EXIT_NOTE + "\n")
+    return failed(report, error("exit", report.strip(), status=status if isinstance(status, int) else None),
+                  engine_changed)
+
+
+async def execute(code, filename, namespace):
+    """Execute a block; if it ends with an expression, print that value's repr (unless None)."""
+    tree = ast.parse(code, filename, "exec")
+    final_expression = None
+    if tree.body and isinstance(tree.body[-1], ast.Expr):
+        final_expression = ast.Expression(tree.body.pop().value)
+    flags = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
+    await evaluate(compile(tree, filename, "exec", flags=flags), namespace)
+    if final_expression is not None:
+        value = await evaluate(compile(final_expression, filename, "eval", flags=flags), namespace)
+        if value is not None:
+            print(repr(value))
+
+
+async def evaluate(code_object, namespace):
+    result = eval(code_object, namespace)
+    return await result if inspect.iscoroutine(result) else result

@@ -1,0 +1,311 @@
+"""scenarios.py: the reader's scenarios that Firefox and WebKit go through, and what each must show.
+
+What it is: one table, SCENARIOS, of what a reader does and what must come of it, the same for every
+browser; test_firefox.py and test_webkit.py each run it in one browser (a `Reader` of readers.py), one
+test per row, in table order, on one browser profile:
+  - the service worker takes control and the page is cross-origin isolated after a reload;
+  - a block runs from the snapshot and from the plain start (the server then hides the snapshot and the
+    service worker), with the output CPython gives for the same code;
+  - a figure's control answers with Python's number;
+  - Stop ends an endless loop: on an isolated page that can interrupt it keeps the interpreter,
+    elsewhere a fresh Python replays the earlier blocks; either way the definitions are back;
+  - a saved edit survives a reload; an edited engine applies and restores;
+  - every lesson page opens; Python runs offline after the footer said the copy is saved;
+  - and in every scenario no page logs a console error, an uncaught error or a CSP violation.
+
+Adding a scenario: write `def my_scenario(reader, url, lesson)`, which drives `reader` (open, control,
+press, set_code, run, wait, ...) from `url` (the site's base URL) and returns what it saw as plain data,
+and `def check_my_scenario(seen, run)`, which asserts on it (`run.lesson`, `run.reader`, `run.status_texts`
+say what else it may need); then add a row `Scenario("myScenario", my_scenario, check_my_scenario)` where
+it belongs in the order (with `on="plain"` for the site without snapshot and service worker, `needs=` for
+scenarios that must have run first, `tolerated=` for a problem text that is not the page's error there).
+Codes are one line each (or lines without indentation): a reader types them key by key into CodeMirror,
+which indents after a colon.
+
+What it is not: a driver (readers.py), or the whole suite again in other browsers (Chromium runs that).
+"""
+import dataclasses
+from functools import cached_property
+from pathlib import Path
+from typing import Callable
+
+from helpers import PYTHON_TIMEOUT_MS, cpython_outputs, pages_with_blocks, runnable_sources
+from test_figures import TITLES, figure_page
+from test_hosting import lesson_pages
+
+BLOCK_PAGE_MINIMUM_BLOCKS = 3
+FIGURE = {"name": "x_times_x", "button": "Evaluate x × x", "readout": "q = x × x", "shows": "25"}
+STOP = {
+    "codes": ["from tinygrad import Value; kept = 'restored'", "count = Value(2.0) * 3", "while True: pass"],
+    "check": "print(kept, count.data == 2.0 * 3)",
+    "endings": ["KeyboardInterrupt", "your definitions are back"],
+}
+SAVED_EDIT = "print('my own version')"
+ENGINE = {
+    "page": "edit-engine/",
+    "editor": "Engine editor: tinygrad.py, the engine",
+    "firstLine": "EDITED_MARK = 42",
+    "check": "import tinygrad; print(getattr(tinygrad, 'EDITED_MARK', 'original'))",
+}
+SAVED_STATUS = "Saved for offline use"
+SAVING_STATUS = "Saving the lesson for offline use…"
+# Requests the plain site answers 404 on purpose; an engine's note about them is not a page's error.
+HIDDEN_ON_PURPOSE = ("python-snapshot.bin", "service-worker.js", "ServiceWorker")
+# Firefox reports this over WebDriver BiDi when Stop terminates a worker busy in Python's WebAssembly; the
+# page itself sees no error (its error and unhandledrejection listeners record nothing).
+WORKER_TERMINATED = "page error: uncaught exception: undefined"
+# A page is done loading what it loads by itself once its figures are drawn (their views are modules
+# loaded by name) or say why not.
+FIGURES_DRAWN = ("return [...document.querySelectorAll('[data-widget]')].every(f =>"
+                 " f.querySelector('.figure__picture svg, .figure__error'))")
+
+
+@dataclasses.dataclass(frozen=True)
+class Lesson:
+    """The built site as the scenarios use it: the pages, and what CPython prints for the block page."""
+    built_site: Path
+
+    @cached_property
+    def block_page(self):
+        return pages_with_blocks(self.built_site, minimum=BLOCK_PAGE_MINIMUM_BLOCKS)[0]
+
+    @cached_property
+    def figure_page(self):
+        return figure_page(self.built_site, FIGURE["name"])
+
+    @cached_property
+    def pages(self):
+        return lesson_pages(self.built_site)
+
+    @cached_property
+    def first_output(self):
+        """What the block page's first block prints in CPython, run the way the page runs it."""
+        (ok, output), = cpython_outputs(runnable_sources(self.built_site / self.block_page / "index.html")[:1])
+        assert ok, output
+        return output
+
+
+# ---- Scenarios: each drives a reader and returns what it saw ---------------------------------------
+
+def service_worker_takes_control(reader, url, lesson):
+    reader.open(url + lesson.block_page)
+    reader.wait("return navigator.serviceWorker.controller !== null", timeout_ms=PYTHON_TIMEOUT_MS)
+    first = reader.state()
+    reader.reload()  # the page reloads itself once when that loses nothing; a reader's reload does the same
+    return {"first": first, "afterReload": reader.state()}
+
+
+def check_control(seen, run):
+    assert seen["first"]["controlled"] is True, seen
+    assert seen["afterReload"]["controlled"] is True and seen["afterReload"]["isolated"] is True, seen
+
+
+def block_runs(reader, url, lesson):
+    reader.open(url + lesson.block_page)
+    return {"output": reader.run(reader.block(1)), **reader.state()}
+
+
+def check_block_from(boot):
+    def check_block_run(seen, run):
+        assert seen["boot"] == boot, seen
+        assert seen["output"] == run.lesson.first_output, seen
+    return check_block_run
+
+
+def figure_answers(reader, url, lesson):
+    reader.open(url + lesson.figure_page)
+    figure = reader.control("group", TITLES[FIGURE["name"]])
+    reader.scroll_to(figure)  # as a reader would; Python starts when a figure nears the view
+    reader.press(figure, FIGURE["button"])
+    readout = reader.wait("const shown = arguments[0].querySelector(`[data-readout=\"${arguments[1]}\"]`);"
+                          "return arguments[0].getAttribute('aria-busy') === 'false' && shown?.textContent.trim()",
+                          figure, FIGURE["readout"], timeout_ms=PYTHON_TIMEOUT_MS)
+    return {"readout": readout}
+
+
+def check_figure(seen, run):
+    assert seen["readout"] == FIGURE["shows"], seen
+
+
+def stop_ends_a_loop(reader, url, lesson):
+    reader.open(url + lesson.block_page)
+    for number, code in enumerate(STOP["codes"], start=1):
+        reader.set_code(reader.block(number), code)
+    last = reader.block(len(STOP["codes"]))
+    reader.press(last, "Run")
+    reader.wait("return arguments[0].dataset.state === 'running'", last, timeout_ms=PYTHON_TIMEOUT_MS)
+    before = reader.state()
+    reader.press(last, "Stop")
+    reader.wait("const log = arguments[0].querySelector('[role=log]')?.textContent ?? '';"
+                "return arguments[0].getAttribute('aria-busy') !== 'true' && arguments[0].dataset.state !== 'running'"
+                " && arguments[1].some(t => log.includes(t))", last, STOP["endings"], timeout_ms=PYTHON_TIMEOUT_MS)
+    stopped, after = reader.output(last), reader.state()
+    earlier = [reader.attribute(reader.block(number), "data-runs") for number in range(1, len(STOP["codes"]))]
+    reader.set_code(last, STOP["check"])
+    return {"before": before, "after": after, "stopped": stopped, "earlierRuns": earlier, "check": reader.run(last)}
+
+
+def check_stop(can_interrupt):
+    """After Stop: interrupted (same interpreter) where the page can interrupt, else replaced and replayed.
+    `can_interrupt` None: as the page said before Stop (the browser's `interrupts` says which it must be)."""
+    def check_stop_ended_the_loop(seen, run):
+        interrupts = can_interrupt if can_interrupt is not None else run.reader.interrupts
+        if interrupts is None:  # WebKitGTK isolates the page but has no SharedArrayBuffer: then it replays
+            interrupts = seen["before"]["canInterrupt"]
+        if interrupts:
+            assert "KeyboardInterrupt" in seen["stopped"], seen["stopped"]
+            assert seen["after"]["interpreter"] == seen["before"]["interpreter"], "an interrupt must keep the interpreter"
+        else:
+            assert "Re-ran blocks 1 and 2" in seen["stopped"], seen["stopped"]
+            assert seen["after"]["interpreter"] > seen["before"]["interpreter"], "Stop must replace the interpreter"
+            assert seen["earlierRuns"] == ["1", "1"], "a re-run must be silent"
+        assert seen["check"] == "restored True\n", seen
+    return check_stop_ended_the_loop
+
+
+def saved_edit_survives(reader, url, lesson):
+    reader.open(url + lesson.block_page)
+    reader.set_code(reader.block(1), SAVED_EDIT)
+    reader.reload()
+    return {"afterReload": reader.code(reader.block(1))}
+
+
+def check_saved_edit(seen, run):
+    assert seen["afterReload"] == SAVED_EDIT, seen
+
+
+def edited_engine(reader, url, lesson):
+    reader.open(url + ENGINE["page"])
+    editor = reader.control("group", ENGINE["editor"])
+    reader.wait("return arguments[0].querySelector('.cm-content .cm-line')", editor)
+    # The engine's first line, not the middle of the editor: it is taller than the window.
+    reader.click(reader.evaluate("return arguments[0].querySelector('.cm-content .cm-line')", editor))
+    reader.keys("Control+Home")
+    reader.type_text(ENGINE["firstLine"])
+    reader.keys("Enter")
+    reader.wait("return arguments[0].engineEditor.editor.getCode().startsWith(arguments[1] + '\\n')",
+                editor, ENGINE["firstLine"])
+    reader.press(editor, "Use this engine")
+    applied = reader.wait("return arguments[0].getAttribute('aria-busy') === 'false' && [...arguments[0]"
+                          ".querySelectorAll('[role=status]')].map(s => s.textContent.trim())"
+                          ".find(t => /^(Applied|Not applied)/.test(t))", editor, timeout_ms=PYTHON_TIMEOUT_MS)
+    reader.open(url + lesson.block_page)
+    first = reader.block(1)
+    reader.set_code(first, ENGINE["check"])
+    with_edit = reader.run(first)
+    banner = reader.control("region", "Edited engine")
+    reader.press(banner, "Restore the original engine")
+    reader.wait("return arguments[0].textContent.includes('original engine is back')", banner)
+    return {"applied": applied, "withEdit": with_edit, "restored": reader.run(first)}
+
+
+def check_engine(seen, run):
+    assert seen["applied"].startswith("Applied"), seen["applied"]
+    assert (seen["withEdit"], seen["restored"]) == ("42\n", "original\n"), seen
+
+
+def every_page(reader, url, lesson):
+    for path in lesson.pages:
+        reader.open(url + path)
+        reader.wait(FIGURES_DRAWN)
+    return {"pages": len(lesson.pages)}
+
+
+def check_every_page(seen, run):
+    assert seen["pages"] == len(run.lesson.pages)
+
+
+def works_offline(reader, url, lesson):
+    reader.open(url + lesson.block_page)
+    first = reader.block(1)
+    if reader.code(first) != reader.evaluate("return arguments[0].dataset.source", first):
+        reader.press(first, "Reset")  # the lesson's own code, whose output CPython gives
+    reader.wait("return document.documentElement.dataset.offline === 'ready'", timeout_ms=PYTHON_TIMEOUT_MS)
+    online = {"status": reader.state()["status"]}
+    reader.go_offline()
+    try:
+        reader.reload()
+        return {"online": online, "output": reader.run(reader.block(1)), **reader.state()}
+    finally:
+        reader.go_online()
+
+
+def check_offline(seen, run):
+    """The footer counted the copy up ("Saving… N%") and said it was saved; then, with no network (the
+    browser offline, or the server stopped), a reload ran Python from the offline copy."""
+    texts = run.status_texts
+    assert seen["online"]["status"] == SAVED_STATUS
+    progress = [text for text in texts if text.startswith(SAVING_STATUS) and text.endswith("%")]
+    assert progress and SAVED_STATUS in texts[texts.index(progress[0]):], texts
+    assert seen["output"] == run.lesson.first_output, seen
+    assert seen["boot"] == "snapshot" and seen["controlled"] is True, seen
+    if run.reader.goes_offline:
+        assert seen["onLine"] is False, seen
+
+
+@dataclasses.dataclass(frozen=True)
+class Scenario:
+    name: str                       # the test's id: test_firefox[name]
+    play: Callable                  # play(reader, url, lesson) -> what the reader saw (plain data)
+    check: Callable                 # check(seen, run) asserts on it
+    on: str = "site"                # "site" (as shipped, service worker allowed) or "plain" (no snapshot, no SW)
+    needs: tuple = ()               # scenarios that must have run before, in the same browser profile
+    tolerated: tuple = ()           # starts of problem texts that are not the page's errors here
+
+
+SCENARIOS = [
+    Scenario("serviceWorkerTakesControl", service_worker_takes_control, check_control),
+    Scenario("snapshotBoot", block_runs, check_block_from("snapshot")),
+    Scenario("figure", figure_answers, check_figure),
+    Scenario("stopIsolated", stop_ends_a_loop, check_stop(None), needs=("serviceWorkerTakesControl",)),
+    Scenario("savedEdit", saved_edit_survives, check_saved_edit),
+    Scenario("engine", edited_engine, check_engine),
+    Scenario("everyPage", every_page, check_every_page),
+    Scenario("offline", works_offline, check_offline, needs=("serviceWorkerTakesControl",)),
+    Scenario("plainBoot", block_runs, check_block_from("plain"), on="plain"),
+    Scenario("stopNotIsolated", stop_ends_a_loop, check_stop(False), on="plain", tolerated=(WORKER_TERMINATED,)),
+]
+NAMES = [scenario.name for scenario in SCENARIOS]
+
+
+class ScenarioRun:
+    """One browser going through SCENARIOS: plays each once (its `needs` first), judges it on demand."""
+
+    def __init__(self, reader, urls, built_site):
+        self.reader, self.urls, self.lesson = reader, urls, Lesson(Path(built_site))
+        self.seen = {}  # name -> observations, or {"error": ...} when the scenario raised
+
+    @property
+    def status_texts(self):
+        return self.reader.status_texts
+
+    def play(self, scenario):
+        for name in scenario.needs:
+            if name not in self.seen:
+                self.play(SCENARIOS[NAMES.index(name)])
+        self.reader.scenario = scenario.name
+        try:
+            self.seen[scenario.name] = scenario.play(self.reader, self.urls[scenario.on], self.lesson)
+        except Exception as error:  # judged by this scenario's test; the next one still runs
+            self.seen[scenario.name] = {"error": f"{type(error).__name__}: {error}"}
+        self.reader.collect()
+
+    def judge(self, name):
+        """Play scenario `name` (unless already played) and assert what it must show."""
+        scenario = SCENARIOS[NAMES.index(name)]
+        if name not in self.seen:
+            self.play(scenario)
+        seen = self.seen[name]
+        assert "error" not in seen, seen.get("error")
+        scenario.check(seen, self)
+        problems = real_problems(self.reader.problems.get(name, []), scenario)
+        assert problems == [], f"the pages of scenario {name} reported problems"
+
+
+def real_problems(problems, scenario):
+    """The console errors, uncaught errors and CSP violations seen in `scenario`, less the plain site's
+    deliberate 404s and the texts the scenario tolerates."""
+    return [problem for problem in problems
+            if not (scenario.on == "plain" and any(hidden in problem for hidden in HIDDEN_ON_PURPOSE))
+            and not problem.startswith(scenario.tolerated)]
+

@@ -1,0 +1,293 @@
+"""Tests of the two figures in which the reader does the arithmetic (issue #28): "Backpropagate by hand"
+and "A neuron by hand", under CPython, and of how a figure reads what a reader types (display.typed_number).
+
+What it is: every expected number is computed here with the engine (backward() on the same graph, the
+neuron's data and grads), and every feedback branch of both models is reached with an entry computed
+from the engine's numbers for that slip (one path of three, the local derivative left out, the other
+operand's derivative, the sign, t² instead of 1 − t², ...). Bad input gets a sentence and keeps every
+entry; a state goes through JSON as the page sends it; the view calls only what PAGE_CALLS names.
+What it is not: a test of the pages (tests/site/test_by_hand.py drives them in Chromium).
+"""
+import json
+import math
+import re
+from pathlib import Path
+
+import pytest
+from tinygrad import Value
+
+from tutor.figures import backprop_by_hand, backprop_graph, neuron_by_hand
+from tutor.figures.display import number_text, typed_number
+
+VIEWS = Path(backprop_by_hand.__file__).parent
+
+
+def round_trip(state):
+    return json.loads(json.dumps(state, allow_nan=False))
+
+
+def engine_gradients(build):
+    root, names = build()
+    root.backward()
+    return {symbol: value.grad for value, (symbol, _) in names.items()}
+
+
+# ---- What a reader types ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, number", [("-6", -6), ("−6", -6), (" 12 ", 12), ("+3", 3), (".5", 0.5), ("1e3", 1000)])
+def test_typed_numbers_are_read_with_either_minus_sign(text, number):
+    assert typed_number(text, "the gradient of e") == (number, None)
+
+
+@pytest.mark.parametrize("text, sentence", [
+    ("", "Type a number for the gradient of e first."),
+    ("   ", "Type a number for the gradient of e first."),
+    ("abc", "“abc” is not a number. Type digits, such as −6 or 0.5."),
+    ("nan", "“nan” is not a number."),
+    ("1 2", "“1 2” is not a number."),
+    ("1e309", "“1e309” is infinite for a float"),
+    ("-inf", "“-inf” is infinite for a float"),
+    ("2,5", "Write the decimal point as a point: 2.5 rather than 2,5."),
+    ("−0,25", "Write the decimal point as a point: −0.25 rather than −0,25."),
+    ("1/4", "Type 1/4 as a decimal number: 0.25."),
+    ("9" * 41, "That is too long for a number (41 characters)"),
+])
+def test_bad_input_gets_a_sentence_and_no_exception(text, sentence):
+    number, problem = typed_number(text, "the gradient of e")
+    assert number is None and problem.startswith(sentence)
+
+
+def test_an_entry_that_is_not_text_is_refused():
+    with pytest.raises(ValueError, match="text of the field"):
+        typed_number(3, "the gradient of e")
+
+
+# ---- Backpropagate by hand -------------------------------------------------------------------------
+
+def fill(state, entries, model=backprop_by_hand):
+    """Check each (box, text) in turn, the way the page sends them; the last state."""
+    for box, text in entries:
+        state = model.check_entry(round_trip(state), box, text)
+    return state
+
+
+def right_up_to(symbol, choice="loss"):
+    """The state with every box before `symbol` filled in rightly (from the engine's backward())."""
+    build = backprop_by_hand.GRAPHS[choice][1]
+    gradients = engine_gradients(build)
+    state = backprop_by_hand.initial() if choice == "loss" else backprop_by_hand.choose_graph(backprop_by_hand.initial(), choice)
+    for box in backprop_by_hand.Graph(choice).boxes:
+        if box["key"] == symbol:
+            return state
+        state = backprop_by_hand.check_entry(round_trip(state), box["key"], number_text(gradients[box["key"]]))
+    return state
+
+
+def test_the_boxes_open_from_the_output_back_one_at_a_time():
+    state = backprop_by_hand.initial()
+    form = state["forms"]["loss"]
+    assert [row["key"] for row in form] == ["L", "e", "ŷ", "y", "w·x", "b", "w", "x"]
+    assert [row["label"] for row in form][:2] == ["Gradient of L", "Gradient of e"]
+    assert [row["open"] for row in form] == [True] + [False] * 7
+    assert [row["key"] for row in state["forms"]["paths"]] == ["q", "a·a", "a"]
+    assert state["right_text"] == "0 of 8" and not state["finished"] and state["engine_graph"] is None
+    assert all(node["grad_text"] is None for node in state["graph"]["nodes"])
+    assert [node["symbol"] for node in state["graph"]["nodes"] if node["is_active"]] == ["L"]
+
+
+@pytest.mark.parametrize("choice", ["loss", "paths"])
+def test_right_entries_are_the_engines_gradients_and_backward_fills_the_same_graph(choice):
+    gradients = engine_gradients(backprop_by_hand.GRAPHS[choice][1])
+    state = right_up_to(None, choice)
+    assert state["finished"] and state["right_text"] == f"{len(gradients)} of {len(gradients)}"
+    shown = {node["symbol"]: node["grad_text"] for node in state["graph"]["nodes"]}
+    assert shown == {symbol: number_text(gradient) for symbol, gradient in gradients.items()}
+    assert {node["symbol"]: node["grad_text"] for node in state["engine_graph"]["nodes"]} == shown
+    assert f"agrees with all {len(gradients)} of your gradients" in state["messages"][-1]
+    assert [row["right"] for row in state["forms"][choice]] == [True] * len(gradients)
+
+
+def test_a_right_entry_shows_how_the_chain_rule_builds_it_and_names_the_next_box():
+    gradients = engine_gradients(backprop_graph.build)
+    state = fill(right_up_to("w"), [("w", number_text(gradients["w"]))])
+    assert state["messages"] == [f"Right: the gradient of w is {number_text(gradients['w·x'])} × 2 = {number_text(gradients['w'])}.",
+                                 "Next: the gradient of x."]
+    done = [edge for edge in state["graph"]["edges"] if edge["state"] == "done"]
+    assert {edge["contribution_text"] for edge in done} >= {number_text(gradients["w"])}
+    assert fill(right_up_to("a", "paths"), [("a", "7")])["messages"][0] == "Right: the gradient of a is 1 × 1 + 1 × 3 + 1 × 3 = 7."
+
+
+def slip_message(symbol, number, choice="loss"):
+    state = fill(right_up_to(symbol, choice), [(symbol, number_text(number))])
+    assert state["warning"] and state["forms"][choice][[b["key"] for b in state["forms"][choice]].index(symbol)]["invalid"]
+    return state["messages"][0]
+
+
+def test_each_slip_in_the_loss_graph_names_the_rule_it_missed():
+    g = engine_gradients(backprop_graph.build)
+    values = {"e": -3}  # the error's value, e = ŷ − y = 2 − 5
+    assert slip_message("L", 0).startswith("Not 0. The backward pass starts at L itself")
+    # e = ... gets dL/dL times its local derivative 2e: without it, the seed passes on as it is
+    assert "the local derivative is missing" in slip_message("e", g["L"])
+    assert "That is the value of e, not its gradient" in slip_message("e", values["e"])
+    assert "That is the local derivative alone" in slip_message("ŷ", 1)  # ŷ's edge into e carries × 1
+    assert "the sign is not" in slip_message("y", -g["y"])
+    assert "the local derivative is missing" in slip_message("w", g["w·x"])
+    # x's edge into w·x carries w = 1; multiplying by the other operand's derivative (x = 2) gives −12
+    assert slip_message("x", g["w·x"] * 2).startswith("That multiplies by the local derivative of the other operand (2)")
+    assert slip_message("x", 5).startswith("Not 5. Each edge into x hands back the gradient of its result")
+
+
+def test_in_a_times_a_plus_a_every_partial_sum_of_the_three_paths_is_named():
+    value = Value(3)
+    q = value * value + value
+    q.backward()
+    through_product, through_sum = value.data, 1  # each operand of a·a hands back a = 3; the sum hands back 1
+    assert value.grad == 2 * through_product + through_sum == 7
+    assert "2 of the 3 paths into a: the one through q (1) is missing" in slip_message("a", 2 * through_product, "paths")
+    assert ("1 of the 3 paths into a: the one through a·a's left operand (3) and the one through a·a's right operand (3) "
+            "are missing") in slip_message("a", through_sum, "paths")
+    assert "1 of the 3 paths into a" in slip_message("a", through_product, "paths")
+    assert "2 of the 3 paths into a" in slip_message("a", through_product + through_sum, "paths")
+    assert "the sign is not" in slip_message("a", -value.grad, "paths")
+    assert slip_message("a", 2, "paths").startswith("Not 2. Each edge into a hands back")
+
+
+def test_bad_input_changes_nothing_already_entered():
+    state = right_up_to("ŷ")
+    before = state["texts"]["loss"]
+    for text in ["", "abc", "1e309", "2,5"]:
+        state = fill(state, [("ŷ", text)])
+        assert state["warning"] and "Traceback" not in state["messages"][0]
+        assert {key: state["texts"]["loss"][key] for key in before} == before
+        assert state["texts"]["loss"].get("ŷ", "") == text
+        assert state["right_text"] == "2 of 8"
+    assert state["forms"]["loss"][2]["text"] == "2,5" and state["forms"]["loss"][2]["invalid"]
+
+
+def test_only_the_open_box_can_be_checked_and_locked_texts_are_dropped():
+    state = backprop_by_hand.initial()
+    with pytest.raises(ValueError, match="not the open one: fill in Gradient of L first"):
+        backprop_by_hand.check_entry(state, "e", "-6")
+    with pytest.raises(ValueError, match="no field 'z'"):
+        backprop_by_hand.check_entry(state, "z", "1")
+    forged = round_trip(state)
+    forged["texts"]["loss"] = {"L": "5", "e": "-6"}  # e is locked while L is wrong
+    assert backprop_by_hand.check_entry(forged, "L", "5")["texts"]["loss"] == {"L": "5"}
+    forged["texts"]["loss"] = {"nonsense": "1"}
+    with pytest.raises(ValueError, match="does not have: nonsense"):
+        backprop_by_hand.check_entry(forged, "L", "1")
+    with pytest.raises(ValueError, match="graph must be one of"):
+        backprop_by_hand.choose_graph(state, "other")
+
+
+def test_switching_graphs_and_starting_again_keep_the_other_graphs_entries():
+    state = right_up_to("w·x")
+    state = backprop_by_hand.choose_graph(round_trip(state), "paths")
+    state = fill(state, [("q", "1")])
+    state = backprop_by_hand.choose_graph(round_trip(state), "loss")
+    assert state["right_text"] == "4 of 8" and state["messages"] == ["Next: the gradient of w·x."]
+    state = backprop_by_hand.start_again(round_trip(state))
+    assert state["texts"] == {"loss": {}, "paths": {"q": "1"}} and state["right_text"] == "0 of 8"
+
+
+def test_an_engine_whose_backward_differs_is_named_box_by_box():
+    graph = backprop_by_hand.Graph("paths")
+    lossy = {"q": 1.0, "a·a": 1.0, "a": 3.0}  # an engine with = instead of += keeps one path of a
+    assert backprop_by_hand.comparison(graph, lossy) == (
+        "Every box is filled. The engine's backward() filled the same graph (below) but differs in 1 box: a (3 instead "
+        "of 7). The engine in use does not follow the chain rule there.")
+
+
+# ---- A neuron by hand ----------------------------------------------------------------------------
+
+def engine_neuron():
+    """The neuron the chapter describes, built and differentiated by the engine here."""
+    w1, w2, b = Value(-1), Value(1), Value(math.log(2) - 1)
+    n = w1 * 2 + w2 * 3 + b
+    t = n.tanh()
+    t.backward()
+    return {"n": n.data, "t": t.data, "local": 1 - t.data ** 2, "w1": w1.grad, "w2": w2.grad, "b": b.grad}
+
+
+def test_the_neurons_numbers_are_readable_and_the_engines():
+    numbers = engine_neuron()
+    for key in ("t", "local", "w1", "w2", "b"):  # everything after the activation has two decimals or fewer
+        assert numbers[key] == pytest.approx(round(numbers[key], 2), abs=1e-12), key
+    assert (round(numbers["t"], 2), round(numbers["local"], 2)) == (0.6, 0.64)
+    assert numbers["n"] == pytest.approx(math.log(2))
+    expected = neuron_by_hand.expected_numbers(neuron_by_hand.build())
+    assert expected == pytest.approx(numbers)
+    state = neuron_by_hand.initial()
+    assert [row["key"] for row in state["form"]] == ["n", "t", "local", "w1", "w2", "b"]
+    assert state["inputs"] == [["x₁", "2"], ["x₂", "3"], ["w₁", "−1"], ["w₂", "1"], ["b", number_text(math.log(2) - 1)]]
+
+
+def neuron_up_to(key):
+    numbers = engine_neuron()
+    state = neuron_by_hand.initial()
+    for row in neuron_by_hand.FIELDS:
+        if row[0] == key:
+            return state
+        state = neuron_by_hand.check_entry(round_trip(state), row[0], number_text(numbers[row[0]]))
+    return state
+
+
+def neuron_slip(key, number):
+    state = neuron_by_hand.check_entry(round_trip(neuron_up_to(key)), key, number_text(number))
+    assert state["warning"]
+    return state["messages"][0]
+
+
+def test_every_slip_of_the_neuron_is_named():
+    v = engine_neuron()
+    products = -1 * 2 + 1 * 3
+    assert neuron_slip("n", products).startswith("That is w₁·x₁ + w₂·x₂ without the bias")
+    assert neuron_slip("n", v["n"] - 3).startswith("One of the two products is missing")
+    assert neuron_slip("n", v["n"] + 0.01).startswith("Close:")
+    assert neuron_slip("n", 5).startswith("Not 5. Multiply each input by its weight")
+    assert neuron_slip("t", v["n"]).startswith("That is n itself")
+    assert neuron_slip("t", 0.1).startswith("Not 0.1. t = tanh(n) = tanh(0.693147)")
+    assert neuron_slip("local", v["t"] ** 2).startswith("That is t².")
+    assert neuron_slip("local", 1 - v["t"]).startswith("Square t first")
+    assert neuron_slip("local", 1 - v["n"] ** 2).startswith("Use t, the output of tanh, not n")
+    assert neuron_slip("local", 0.9).startswith("Not 0.9. tanh's local derivative comes from its output")
+    assert neuron_slip("w1", v["local"]).startswith("That is how much t moves when n moves. n moves by x₁ = 2")
+    assert neuron_slip("w1", v["local"] * -1).startswith("That multiplies by the weight")
+    assert neuron_slip("w1", 2).startswith("That leaves tanh out")
+    assert neuron_slip("w1", v["t"] * 2).startswith("That multiplies by t.")
+    assert neuron_slip("w1", 7).startswith("Not 7. Chain the two local derivatives")
+    assert neuron_slip("w2", v["local"]).startswith("That is how much t moves when n moves. n moves by x₂ = 3")
+    assert neuron_slip("b", 1).startswith("That leaves tanh out")
+    assert neuron_slip("b", v["t"]).startswith("That multiplies by t.")
+    assert neuron_slip("b", 3).startswith("Not 3. b enters n with local derivative 1")
+
+
+def test_two_decimals_are_right_and_the_engine_column_comes_at_the_end():
+    numbers = engine_neuron()
+    state = neuron_by_hand.check_entry(neuron_by_hand.initial(), "n", "0.69")  # ln 2 to two decimals
+    assert state["messages"][0].startswith("Right: n = (−1)·2 + 1·3 + (−0.306853) = 0.693147")
+    assert state["engine"] is None and state["open"] == "t"
+    state = neuron_up_to(None)
+    assert state["finished"] and state["engine"] == {key: number_text(value) for key, value in numbers.items()}
+    assert state["messages"][-1].endswith("the same numbers.")
+    assert state["shown"]["w2"] == "1.92" and state["right_text"] == "6 of 6"
+
+
+def test_the_neurons_bad_input_keeps_every_entry():
+    state = neuron_up_to("local")
+    for text in ["", "x", "1e309", "0,64"]:
+        state = neuron_by_hand.check_entry(round_trip(state), "local", text)
+        assert state["warning"] and state["right_text"] == "2 of 6"
+    assert state["texts"] == {"n": "0.693147", "t": "0.6", "local": "0,64"}
+    assert neuron_by_hand.start_again(state)["texts"] == {}
+
+
+# ---- The page's calls --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("model", [backprop_by_hand, neuron_by_hand])
+def test_the_view_calls_exactly_the_functions_page_calls_names(model):
+    view = (VIEWS / f"{Path(model.__file__).stem}.mjs").read_text(encoding="utf-8")
+    called = {name for name in re.findall(r'"([a-z_]+)"', view) if callable(getattr(model, name, None))}
+    assert called | {"initial"} == set(model.PAGE_CALLS)
+    assert all(callable(getattr(model, name)) for name in model.PAGE_CALLS)

@@ -1,0 +1,253 @@
+"""Tests of the contract between the page and Python, through the one dispatcher, in CPython.
+
+What it is: the dispatcher driven as the worker drives it (JSON text in, the result's JSON text out,
+events through `send`): every request kind (configure, run, call, stop), every event kind Python
+sends (begin, output, graph, deep-graph, result) with only the fields the contract declares, and
+every error kind Python finds (exception, stopped, exit, not-allowed, bad-request, bad-arguments,
+no-namespace, not-json), none of them an exception out of the dispatcher; a block that replaces
+the runtime's names cannot break the next request; and the JavaScript copy of the kinds
+(site_scripts/browser/runtime/contract.mjs) is the one contract_js.py writes from contract.py, which
+the page's adapter and the worker use instead of spelling kinds themselves.
+What it is not: the worker and the page's adapter (tests/site/test_contract.py runs them in
+Chromium, with the error kinds only JavaScript sees: not-started, stack-overflow, process-exit,
+crashed, restarted).
+"""
+import asyncio
+import json
+import re
+import sys
+import types
+
+import pytest
+
+import contract_js
+from own_thread import in_own_thread
+from tutor.runtime import contract, dispatcher as dispatcher_module, guards, page_calls, runner
+
+PYTHON_ERROR_KINDS = {kind.name for kind in contract.ERRORS if kind.by == "python"}
+PYTHON_EVENTS = {kind.name for kind in contract.EVENTS if kind.sender == "python"}
+
+
+class Worker:
+    """The dispatcher as the worker holds it, and every event it sent, checked against the contract."""
+
+    def __init__(self):
+        self.events = []
+        self.dispatch = dispatcher_module.dispatcher(self.received)
+
+    def received(self, text):
+        event = json.loads(text)
+        assert event["kind"] in PYTHON_EVENTS
+        assert set(event) - {"kind"} <= set(contract.EVENT[event["kind"]].fields), event
+        self.events.append(event)
+
+    def send(self, request):
+        """The result of `request` (a dict, or text as it is), checked against the contract."""
+        text = request if isinstance(request, str) else json.dumps(request)
+        reply = in_own_thread(asyncio.run, self.dispatch(text))
+        if reply is None:
+            return None
+        result = json.loads(reply)
+        assert result["kind"] == "result" and set(result) - {"kind"} <= set(contract.EVENT["result"].fields)
+        assert isinstance(result["deepGraph"], bool)
+        if not result["ok"]:
+            assert result["error"]["kind"] in PYTHON_ERROR_KINDS
+            assert set(result["error"]) - {"kind"} <= set(contract.ERROR[result["error"]["kind"]].fields)
+        return result
+
+    def of(self, identifier, kind):
+        return [event for event in self.events if event.get("id") == identifier and event["kind"] == kind]
+
+
+@pytest.fixture
+def worker():
+    return Worker()
+
+
+def run(worker, identifier, code, page="contract-page", fresh=True):
+    return worker.send({"kind": "run", "id": identifier, "page": page, "code": code, "filename": "<block 1>",
+                        "fresh": fresh})
+
+
+def call(worker, identifier, module, fn, kwargs=None, page=None):
+    return worker.send({"kind": "call", "id": identifier, "module": module, "fn": fn, "kwargs": kwargs or {},
+                        "page": page})
+
+
+# ---- Requests and events ---------------------------------------------------------------------
+
+def test_a_run_sends_begin_output_and_graph_events_then_its_result(worker):
+    result = run(worker, 1, "from tinygrad import Value\nx = Value(3)\nprint('x is', x.data)\nshow(x * x)\nx.data")
+    assert result == {"kind": "result", "id": 1, "ok": True, "report": "", "error": None, "engineChanged": False,
+                      "deepGraph": False}
+    assert [event["kind"] for event in worker.events if event["kind"] != "output"] == ["begin", "graph"]
+    printed = "".join(event["text"] for event in worker.of(1, "output"))
+    assert printed == "x is 3.0\nGraph of the expression: 2 values, 2 edges\n3.0\n"
+    [graph] = worker.of(1, "graph")
+    assert graph["graph"]["title"] == "Graph of the expression" and graph["graph"]["states"]
+
+
+def test_a_call_answers_the_value_and_what_the_function_printed(worker):
+    result = call(worker, 2, "tutor.figures.x_times_x", "initial")
+    assert result["ok"] is True and result["error"] is None and result["printed"] == ""
+    assert result["value"]["graph"]["nodes"][0]["data_text"] == "5"
+    assert [event["kind"] for event in worker.events] == ["begin"]
+
+
+def test_configure_installs_the_guards_and_the_reader_s_engine(worker, monkeypatch):
+    installed, engines = [], []
+    monkeypatch.setattr(guards, "install", lambda **settings: installed.append(settings))
+    monkeypatch.setattr("tutor.engine_edit.install", engines.append)
+    assert worker.send({"kind": "configure", "id": 3, "engineSource": None})["ok"] is True
+    assert worker.send({"kind": "configure", "id": 4, "engineSource": "print('mine')"})["ok"] is True
+    assert engines == ["print('mine')"] and len(installed) == 2
+    installed[0]["on_deep_graph"]()  # what the guards call when a run builds a deep chain of Values
+    assert worker.events[-1] == {"kind": "deep-graph"}
+
+
+def test_an_engine_that_cannot_be_installed_is_an_error_of_configure(worker, monkeypatch):
+    monkeypatch.setattr(guards, "install", lambda **settings: None)
+
+    def refuse(source):
+        raise OSError("read-only file system")
+
+    monkeypatch.setattr("tutor.engine_edit.install", refuse)
+    result = worker.send({"kind": "configure", "id": 5, "engineSource": "x = 1"})
+    assert result["error"]["kind"] == "exception" and "could not be installed (read-only" in result["error"]["message"]
+
+
+def test_stop_cancels_the_run_that_waits_and_gets_no_answer_of_its_own(worker):
+    async def run_then_stop():
+        running = asyncio.ensure_future(worker.dispatch(json.dumps(
+            {"kind": "run", "id": 6, "page": "stop-page", "code": "kept = 1\nimport asyncio\nawait asyncio.sleep(60)",
+             "fresh": True})))
+        await asyncio.sleep(0.05)
+        assert await worker.dispatch(json.dumps({"kind": "stop", "ids": [99]})) is None  # another request: nothing
+        assert not running.done()
+        assert await worker.dispatch(json.dumps({"kind": "stop", "ids": [6]})) is None
+        return json.loads(await running)
+
+    result = in_own_thread(asyncio.run, run_then_stop())
+    assert result["ok"] is False and result["error"]["kind"] == "stopped"
+    assert result["report"].startswith("KeyboardInterrupt: stopped by the Stop button")
+    assert run(worker, 7, "print(kept)", "stop-page", fresh=False)["ok"] is True  # the namespace is kept
+    assert "".join(event["text"] for event in worker.of(7, "output")) == "1\n"
+
+
+def test_every_result_says_whether_python_holds_a_deep_chain_of_values(worker):
+    deep = f"from tinygrad import Value\nchain = Value(0)\nfor _ in range({guards.DEEP_CHAIN + 10}):\n    chain = chain + 1"
+    assert run(worker, 8, deep, "deep-page")["deepGraph"] is True
+    assert call(worker, 9, "tutor.figures.x_times_x", "initial")["deepGraph"] is True  # any request says it
+    assert run(worker, 10, "chain.backward()", "deep-page", fresh=False)["deepGraph"] is False
+
+
+def test_a_run_that_changes_the_engine_says_so(worker, monkeypatch):
+    import tinygrad
+    monkeypatch.setattr(tinygrad, "MLP", tinygrad.MLP)  # put back after the test
+    assert run(worker, 11, "import tinygrad\ntinygrad.MLP = None")["engineChanged"] is True
+
+
+# ---- Every error kind Python finds -------------------------------------------------------------
+
+def test_an_exception_in_a_run_is_reported_and_carries_its_type_and_hint(worker):
+    result = run(worker, 12, "import numpy")
+    error = result["error"]
+    assert error["kind"] == "exception" and error["type"] == "ModuleNotFoundError" and error["hint"] == "missing-package"
+    assert result["report"] == error["traceback"] and "numpy is not available here" in result["report"]
+    assert "".join(event["text"] for event in worker.of(12, "output")) == result["report"]  # shown in the output
+
+
+def test_exit_with_a_status_is_an_exit_error_and_without_one_is_no_error(worker):
+    result = run(worker, 13, "raise SystemExit(3)")
+    assert result["error"] == {"kind": "exit", "message": "SystemExit: 3", "status": 3}
+    assert run(worker, 14, "exit()")["ok"] is True
+
+
+def test_an_interrupt_is_a_stopped_error(worker):
+    assert run(worker, 15, "raise KeyboardInterrupt")["error"]["kind"] == "stopped"
+
+
+def test_a_call_of_a_name_the_page_may_not_call_is_not_allowed(worker):
+    assert call(worker, 16, "tutor.figures.line_fit", "Value")["error"]["kind"] == "not-allowed"
+    assert call(worker, 17, "tutor.widgets.backprop_graph", "build")["error"]["kind"] == "not-allowed"
+
+
+@pytest.mark.parametrize("request_text", [
+    "not json", "[]", json.dumps({"kind": "sing", "id": 1}), json.dumps({"kind": "run", "page": "p", "code": ""}),
+    json.dumps({"kind": "run", "id": 1, "page": 3, "code": ""}),
+    json.dumps({"kind": "run", "id": 1, "page": "p", "code": "", "fresh": "yes"}),
+    json.dumps({"kind": "call", "id": 1, "module": "tutor.exercises", "fn": "results", "kwargs": [1]}),
+    json.dumps({"kind": "configure", "id": 1, "engineSource": 42}),
+])
+def test_a_request_python_cannot_read_is_a_bad_request(worker, request_text):
+    assert worker.send(request_text)["error"]["kind"] == "bad-request"
+
+
+def test_arguments_that_do_not_fit_are_bad_arguments(worker):
+    assert call(worker, 18, "tutor.figures.line_fit", "initial", {"x": 1})["error"]["kind"] == "bad-arguments"
+
+
+def test_a_call_with_the_namespace_of_a_page_that_never_ran_is_no_namespace(worker):
+    result = call(worker, 19, "tutor.exercises", "results", {"name": "relu"}, page="page-that-never-ran")
+    assert result["error"] == {"kind": "no-namespace",
+                               "message": "call: no code block of this page has run yet, so it has no namespace"}
+    run(worker, 20, "fast_rate = 0.2", page="page-that-ran")
+    result = call(worker, 21, "tutor.exercises", "results", {"name": "faster_line"}, page="page-that-ran")
+    assert result["ok"] is True and result["value"][0]["passed"] is True
+
+
+def test_a_value_that_is_not_json_is_a_not_json_error(worker, monkeypatch):
+    model = types.ModuleType("tutor.figures.unsendable")
+    model.PAGE_CALLS = ("initial",)
+    model.initial = lambda: {"loss": float("inf")}
+    monkeypatch.setitem(sys.modules, model.__name__, model)
+    assert call(worker, 22, model.__name__, "initial")["error"]["kind"] == "not-json"
+
+
+def test_every_error_kind_python_finds_is_tested_here():
+    tested = set(re.findall(r'"kind"\] == "([a-z-]+)"|"kind": "([a-z-]+)"', open(__file__, encoding="utf-8").read()))
+    assert PYTHON_ERROR_KINDS <= {name for pair in tested for name in pair if name}
+
+
+def test_nothing_a_request_makes_python_do_escapes_the_dispatcher(worker, monkeypatch):
+    def broken(*args, **kwargs):
+        raise RuntimeError("a bug of the runtime")
+
+    monkeypatch.setattr(page_calls, "call", broken)
+    dispatch = dispatcher_module.dispatcher(worker.received)  # made after the bug, so it holds the broken call
+    result = json.loads(in_own_thread(asyncio.run, dispatch(json.dumps(
+        {"kind": "call", "id": 23, "module": "tutor.exercises", "fn": "results", "kwargs": {}, "page": None}))))
+    assert result["error"]["kind"] == "exception" and "a bug of the runtime" in result["error"]["traceback"]
+
+
+def test_a_block_that_replaces_the_runtime_s_names_cannot_break_the_next_request(worker, monkeypatch):
+    for module, name in ((runner, "run"), (page_calls, "call"), (dispatcher_module, "dispatcher")):
+        monkeypatch.setattr(module, name, getattr(module, name))  # put back after the test
+    clobber = ("import tutor.runtime.runner as r, tutor.runtime.page_calls as p, tutor.runtime.dispatcher as d\n"
+               "r.run = p.call = d.dispatcher = None")
+    assert run(worker, 24, clobber)["ok"] is True
+    assert run(worker, 25, "print('still running')")["ok"] is True
+    assert call(worker, 26, "tutor.figures.x_times_x", "initial")["ok"] is True
+
+
+# ---- One source for JavaScript ---------------------------------------------------------------------
+
+def test_the_javascript_constants_are_written_from_the_python_contract():
+    assert contract_js.check() == "", contract_js.check()
+    text = contract_js.JAVASCRIPT.read_text(encoding="utf-8")
+    for kind in (*contract.REQUESTS, *contract.EVENTS, *contract.ERRORS):
+        assert f"  {kind.constant}: {json.dumps(kind.name)}," in text
+
+
+def test_a_changed_contract_is_noticed(monkeypatch, tmp_path):
+    stale = tmp_path / "contract.mjs"
+    stale.write_text(contract_js.javascript().replace('"deep-graph"', '"deep_graph"'), encoding="utf-8")
+    monkeypatch.setattr(contract_js, "JAVASCRIPT", stale)
+    assert "does not match" in contract_js.check() and contract_js.COMMAND in contract_js.check()
+
+
+@pytest.mark.parametrize("script", ["runtime.mjs", "worker.mjs"])
+def test_the_adapter_and_the_worker_name_kinds_only_through_the_constants(script):
+    text = (contract_js.JAVASCRIPT.parent / script).read_text(encoding="utf-8")
+    spelled = re.findall(r'(?:kind\s*(?:===|!==|:)\s*|case\s+)"([a-z-]+)"', text)
+    assert spelled == [], f"{script} spells kinds {spelled}: use contract.mjs"
