@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import expect
 
 from test_accessibility import serious_violations
-from work_files import bad_work_files, expected_counts, generated_work, lesson_map
+from work_files import DROP_FILES, bad_work_files, expected_counts, generated_work, lesson_map, row_text
 
 NAMES = ["=cmd()", "+Zoe", "-1 Sam", "@Lee", "Émile", 'Ada "the first"'] + [f"Learner {n:02d}" for n in range(6, 30)]
 READ_ROWS = """table => [...table.querySelectorAll('tbody tr')].map(row => [...row.cells].map(cell => cell.textContent))"""
@@ -57,20 +57,6 @@ def open_overview(page, site_url):
     field = page.get_by_label("Students' work files")
     expect(field).to_be_enabled()
     return field
-
-
-def row_text(counts, lesson):
-    def chapter(path):
-        runs, solved, total = counts["per_chapter"][path]
-        parts = (["ran"] if runs else []) + ([f"{solved} of {total} solved"] if total and (runs or solved) else [])
-        return ", ".join(parts) or "—"
-
-    last = counts["last_change"].replace("T", " ")[:16] if counts["last_change"] else "—"
-    return [f"{counts['chapters_run']} of {counts['chapters']}", f"{counts['exercises_passed']} of {counts['exercises']}",
-            f"{counts['predictions_right']} of {counts['predictions_answered']} answered",
-            f"{counts['steps_passed']} of {counts['steps']}",
-            f"{counts['solutions_shown']}{' (turned off)' if counts['solutions_off'] else ''}", last,
-            *[chapter(item["path"]) for item in lesson["chapters"]]]
 
 
 def test_thirty_files_and_a_bad_one_make_the_class_table_and_its_csv(page, site_url, lesson, class_files,
@@ -153,13 +139,7 @@ def test_files_dropped_on_the_field_are_read(page, site_url, lesson, requests_ma
     requests_before = len(requests_made)
     files = [[f"{name}.json", json.dumps(generated_work(lesson, name, seed=seed))] for seed, name in enumerate(["Kim", "Lou"])]
     files.append(["notes.json", "not a work file"])
-    page.evaluate("""files => {
-      const transfer = new DataTransfer();
-      for (const [name, text] of files) transfer.items.add(new File([text], name, { type: "application/json" }));
-      const zone = document.querySelector(".class-overview__drop");
-      zone.dispatchEvent(new DragEvent("dragover", { dataTransfer: transfer, bubbles: true, cancelable: true }));
-      zone.dispatchEvent(new DragEvent("drop", { dataTransfer: transfer, bubbles: true, cancelable: true }));
-    }""", files)
+    page.evaluate(f"function () {{ {DROP_FILES} }}", files)
     expect(page.locator(".class-overview > [role=status]")).to_have_text(
         "Added 2 learners: 2 in the table. 1 file could not be read (listed below).")
     assert [row[0] for row in page.get_by_role("table").evaluate(READ_ROWS)] == ["Kim", "Lou"]

@@ -5,8 +5,9 @@ site_scripts/browser/work/work-file.schema.json) for a made-up learner of the bu
 the build's assets/lesson/browser/work/lesson.json): a random choice of chapters run, exercises tried
 and solved with code of their own, predictions answered, solutions shown or turned off. `expected_counts`
 counts one file the way the class overview must, written here independently of the page's JavaScript,
-so the overview's rows and CSV can be checked against it. `bad_work_files` are the files that "Load my
-work" and the class overview must refuse, each with the words the refusal must contain.
+so the overview's rows and CSV can be checked against it, and `row_text` is what its table's cells then
+say. `bad_work_files` are the files that "Load my work" and the class overview must refuse, each with the
+words the refusal must contain. DROP_FILES drops files onto the overview's field, in any browser.
 What it is not: the page's own code for any of this (site_scripts/browser/work/).
 """
 import copy
@@ -15,6 +16,15 @@ import random
 from datetime import datetime, timedelta, timezone
 
 FORMAT = "slope-to-backprop-work"
+# The body of a function (arguments[0]: [[file name, text], ...]) that drops those files onto the class
+# overview's field, as a teacher dragging them there does; Chromium, Firefox and WebKit all run it.
+DROP_FILES = """
+  const transfer = new DataTransfer();
+  for (const [name, text] of arguments[0]) transfer.items.add(new File([text], name, { type: "application/json" }));
+  const zone = document.querySelector(".class-overview__drop");
+  zone.dispatchEvent(new DragEvent("dragover", { dataTransfer: transfer, bubbles: true, cancelable: true }));
+  zone.dispatchEvent(new DragEvent("drop", { dataTransfer: transfer, bubbles: true, cancelable: true }));
+"""
 START = datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc)
 
 
@@ -104,3 +114,18 @@ def bad_work_files(lesson):
         ("damaged-backprop-work.json", json.dumps(damaged).encode(), "solved must be true or false"),
         ("huge-backprop-work.json", b"{" + b" " * (50 * 1000 * 1000) + b"}", "50 MB"),
     ]
+
+
+def row_text(counts, lesson):
+    """The cells after the learner's name in the overview's row of a file with `counts` (expected_counts)."""
+    def chapter(path):
+        runs, solved, total = counts["per_chapter"][path]
+        parts = (["ran"] if runs else []) + ([f"{solved} of {total} solved"] if total and (runs or solved) else [])
+        return ", ".join(parts) or "—"
+
+    last = counts["last_change"].replace("T", " ")[:16] if counts["last_change"] else "—"  # the page's zone is UTC here
+    return [f"{counts['chapters_run']} of {counts['chapters']}", f"{counts['exercises_passed']} of {counts['exercises']}",
+            f"{counts['predictions_right']} of {counts['predictions_answered']} answered",
+            f"{counts['steps_passed']} of {counts['steps']}",
+            f"{counts['solutions_shown']}{' (turned off)' if counts['solutions_off'] else ''}", last,
+            *[chapter(item["path"]) for item in lesson["chapters"]]]
