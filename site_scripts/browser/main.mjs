@@ -1,8 +1,9 @@
 // main.mjs: the lesson's one browser entry point, loaded on every page as a module script.
-// What it is: the wiring that mounts runnable blocks, exercises, figures, predictions, the engine editor and the edited-engine
-// banner on each page Material shows (document$ fires on the first load and after every instant
-// navigation), handing the mount functions the page visit's shared state (a LessonPage), and registers
-// the offline service worker once. What it is not: behaviour; each imported module owns its own.
+// What it is: the wiring that mounts runnable blocks, exercises, predictions, figures, the engine editor
+// and the edited-engine banner, and the pages "Your work" and "Class overview", on each page Material
+// shows (document$ fires on the first load and after every instant navigation), handing the mount
+// functions the page visit's shared state (a LessonPage); it obeys ?solutions=off|on in the address, and
+// registers the offline service worker once. What it is not: behaviour; each imported module owns its own.
 import { mountBlocks } from "./blocks/blocks.mjs";
 import { mountFigures } from "./figures/figures.mjs";
 import { mountExercises } from "./exercises/exercises.mjs";
@@ -12,12 +13,16 @@ import { mountEngineEditor } from "./engine_edit/engine-editor.mjs";
 import { isBuildOwnChapter, mountBuildOwn } from "./build_own/build-own.mjs";
 import { lessonPage } from "./blocks/lesson-page.mjs";
 import { mountPredictions } from "./predictions/predictions.mjs";
+import { anchorWorkLink, mountWorkPages } from "./work/work-pages.mjs";
+import { applySolutionsParameter } from "./storage/saved-settings.mjs";
 
 registerOffline();
+anchorWorkLink(document);
 // Material's search dialog has no accessible name (axe: "aria-dialog-name"); the header is not
 // replaced by instant navigation, so naming it once is enough.
 document.querySelector('.md-search[role="dialog"]:not([aria-label])')?.setAttribute("aria-label", "Search");
 document$.subscribe(() => {
+  applySolutionsParameter(location.search); // before the exercises show their solution buttons
   mountEngineBanner(document);
   mountEngineEditor(document);
   // What this visit's blocks, exercises and chapter parts share; each mount needs the one before it
@@ -28,4 +33,5 @@ document$.subscribe(() => {
   mountBuildOwn(page);
   mountPredictions(page); // after mountBlocks: a prediction reads what the block after it computed
   mountFigures(document);
+  mountWorkPages(document); // "Your work" and "Class overview", loaded only there
 });

@@ -48,7 +48,7 @@ LESSON_OUTPUT_MARK = '<div class="runnable__lesson-output"></div>'   # filled in
 LESSON_OUTPUT_LABEL = "Output of the lesson's code"
 LESSON_OUTPUT_CAPTION = ("Output of the lesson's code, computed when this page was built. "
                          "Run the block to compute it in your browser.")
-BLOCK_OPENING = re.compile(r'<div class="runnable"(?: data-title="(?P<title>[^"]*)")?(?: data-exercise="[^"]*")? '
+BLOCK_OPENING = re.compile(r'<div class="runnable"(?: data-title="(?P<title>[^"]*)")?(?: data-exercise="(?P<exercise>[^"]*)")? '
                            r'data-source="(?P<source>[^"]*)">')
 SHOWN_STREAMS = ("stdout", "stderr", "note")   # graph pieces are figures, drawn when the reader runs the block
 

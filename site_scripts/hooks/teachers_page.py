@@ -7,7 +7,14 @@ Markdown before it is rendered:
                          so the answer key and the exercise's "Show the solution" have one source;
   [[minutes PAGE.md]]    an estimate of the minutes a class needs for docs/PAGE.md, from the page
                          itself: its prose (no code, display math or HTML tags) read at READING_SPEED words a minute, plus a fixed time per
-                         runnable block, figure and exercise (the page states the same rule).
+                         runnable block, figure and exercise (the page states the same rule);
+  [[exit-questions PAGE.md]]  that chapter's exit questions with their answers and its misconceptions,
+                         from docs/teachers-questions.yml (QUESTIONS_FILE, kept out of the site; the tests
+                         recompute every number in it);
+and, after the build, in the built page (the sizes are only known then):
+  [[megabytes python]]   the files Python needs to start on a page (Pyodide, the start-up snapshot, the
+                         wheels: PYTHON_FILES), in megabytes of 10^6 bytes with one decimal;
+  [[megabytes offline]]  every file of the offline copy, as offline.py lists it.
 A page that uses [[solution ...]] must name every exercise exactly once, so a new exercise cannot
 be left out of the answer key; an unknown name stops the build with a message naming it.
 What it is not: the page's prose, which is written by hand in docs/teachers.md, nor a check that
@@ -17,13 +24,19 @@ import math
 import re
 from pathlib import Path
 
+import yaml
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
 from pymdownx.superfences import SuperFencesException
 
-import runnable_fence  # MkDocs puts the hooks' folder on sys.path while it loads a hook
+import offline  # MkDocs puts the hooks' folder on sys.path while it loads a hook
+import runnable_fence
 from tutor_sources import EXERCISES
 
-MARKER = re.compile(r"\[\[(?P<kind>solution|minutes) (?P<name>[^\]\s]+)\]\]")
+MARKER = re.compile(r"\[\[(?P<kind>solution|minutes|exit-questions) (?P<name>[^\]\s]+)\]\]")
+SIZE_MARKER = re.compile(r"\[\[megabytes (?P<name>python|offline)\]\]")
+QUESTIONS_FILE = "teachers-questions.yml"  # inside docs_dir
+PYTHON_FILES = ("assets/vendor/pyodide/", "assets/snapshot/", "assets/wheels/")  # what a page's first run downloads besides the page
 READING_SPEED = 120            # words of prose a minute, for text with formulas in it
 MINUTES_PER_BLOCK = 2          # a runnable block that is not an exercise: predict, run, read the output
 MINUTES_PER_FIGURE = 5
@@ -66,6 +79,38 @@ def solution_block(name):
     return f"```python\n{solution.rstrip()}\n```"
 
 
+def read_questions(docs_dir):
+    """docs/teachers-questions.yml: {"setup": code, "chapters": {PAGE.md: {"exit": [...], "misconceptions": [...]}}}."""
+    source = Path(docs_dir) / QUESTIONS_FILE
+    try:
+        document = yaml.safe_load(source.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as problem:
+        raise PluginError(f"teachers_page: cannot read {source}: {problem}") from None
+    if not isinstance(document, dict) or not isinstance(document.get("chapters"), dict):
+        raise PluginError(f"teachers_page: {source} must be a mapping with `chapters`")
+    return document
+
+
+def questions_markdown(entry):
+    """One chapter's exit questions (a numbered list, each with its answer) and misconceptions (a list)."""
+    lines = ["**Exit questions.**", ""]
+    for number, item in enumerate(entry.get("exit", []), start=1):
+        lines += [f"{number}. {item['question']}  ", f"    *Answer:* {item['answer']}"]
+    if entry.get("misconceptions"):
+        lines += ["", "**Misconceptions.**", ""]
+        for item in entry["misconceptions"]:
+            lines.append(f"- **{item['question']}:** {item['wrong']}. *What it means:* {item['means']}. "
+                         f"*Respond:* {item['respond']}")
+    return "\n".join(lines) + "\n"
+
+
+def on_files(files, config):
+    questions = files.get_file_from_path(QUESTIONS_FILE)
+    if questions is not None:
+        files.remove(questions)
+    return files
+
+
 def on_page_markdown(markdown, page, config, files):
     found = [match["name"] for match in MARKER.finditer(markdown) if match["kind"] == "solution"]
     if found and sorted(found) != exercise_names():
@@ -75,12 +120,34 @@ def on_page_markdown(markdown, page, config, files):
                           f"missing: {missing or 'none'}, twice: {twice or 'none'}")
     docs = Path(config["docs_dir"])
 
+    questions = read_questions(docs)["chapters"] if "[[exit-questions " in markdown else {}
+
     def filled(match):
         if match["kind"] == "solution":
             return solution_block(match["name"])
+        if match["kind"] == "exit-questions":
+            if match["name"] not in questions:
+                raise PluginError(f"teachers_page: [[exit-questions {match['name']}]]: {QUESTIONS_FILE} has no such chapter")
+            return questions_markdown(questions[match["name"]])
         chapter = docs / match["name"]
         if chapter.suffix != ".md" or not chapter.is_file():
             raise PluginError(f"teachers_page: [[minutes {match['name']}]] names no page of {docs}")
         return str(minutes(chapter.read_text(encoding="utf-8")))
 
     return MARKER.sub(filled, markdown)
+
+
+def megabytes(site_dir, name):
+    """The size of the files [[megabytes NAME]] stands for, as the page says it: "17.4"."""
+    listed = offline.precache_list(site_dir)
+    paths = [path for path in listed if name == "offline" or path.startswith(PYTHON_FILES)]
+    return f"{sum((site_dir / path).stat().st_size for path in paths) / 1e6:.1f}"
+
+
+@event_priority(-90)  # after every hook that writes files (snapshot.py and search_text.py at -50), before offline.py (-100)
+def on_post_build(config):
+    site_dir = Path(config["site_dir"])
+    for page in site_dir.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        if SIZE_MARKER.search(text):
+            page.write_text(SIZE_MARKER.sub(lambda match: megabytes(site_dir, match["name"]), text), encoding="utf-8")

@@ -10,6 +10,7 @@ page links every chapter; the site's search leaves the page out; and wherever a 
 it links the lecture.
 What it is not: a browser test, or a test of the solutions' checks (tests/tutor/exercises/).
 """
+import ast
 import contextlib
 import html
 import importlib
@@ -24,6 +25,7 @@ from mkdocs.exceptions import PluginError
 
 from site_scripts.hooks import teachers_page
 from test_build import html_path, nav_entries, nav_pages
+from test_numbers import decimals
 from tutor_sources import FIGURE_MODELS, module_constants
 
 REPO = Path(__file__).resolve().parents[2]
@@ -58,7 +60,7 @@ def figure_title(name):
 def teachers_sections():
     """{chapter file named in a ### heading's links: that section's Markdown}."""
     text = TEACHERS.read_text(encoding="utf-8")
-    text = text[:text.index("## Two lesson plans")]
+    text = text[:text.index("## Lesson plans")]
     headings = list(CHAPTER_SECTION.finditer(text))
     sections = {}
     for heading, following in zip(headings, [*headings[1:], None]):
@@ -194,3 +196,117 @@ def test_the_lesson_plans_fit_the_times_they_state():
     second = (chapter_minutes("engine.md") + chapter_minutes("checking.md")
               + chapter_minutes("training.md", up_to="## The same engine, now a neural network"))
     assert 90 <= first <= 130 and 90 <= second <= 130, (first, second)
+
+
+# ---- Exit questions, misconceptions, the build-your-own plan, devices (issue #29) ------------------
+
+QUESTIONS = teachers_page.read_questions(DOCS)
+NUMBER_TOKEN = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?")
+
+
+@pytest.fixture(scope="module")
+def questions_namespace():
+    """docs/numbers.yml's `setup` (the lesson's helpers), then teachers-questions.yml's own."""
+    from test_numbers import DOCUMENT
+    namespace = {}
+    exec(DOCUMENT["setup"], namespace)  # noqa: S102  trusted code from this repository
+    exec(QUESTIONS.get("setup", ""), namespace)  # noqa: S102
+    return namespace
+
+
+def question_entries():
+    """(chapter, kind, index, entry) of every exit question and misconception."""
+    return [(chapter, kind, index, entry) for chapter, groups in QUESTIONS["chapters"].items()
+            for kind in ("exit", "misconceptions") for index, entry in enumerate(groups.get(kind, []))]
+
+
+def test_every_chapter_section_has_exit_questions_and_misconceptions(site):
+    markdown = TEACHERS.read_text(encoding="utf-8")
+    marked = re.findall(r"\[\[exit-questions ([^\]]+)\]\]", markdown)
+    assert sorted(marked) == sorted(QUESTIONS["chapters"])
+    sections = teachers_sections()
+    for chapter in chapters():
+        if chapter in sections and chapter != "complete-engine.md":  # shares its section with Edit the engine
+            assert f"[[exit-questions {chapter}]]" in sections[chapter], chapter
+    for chapter, groups in QUESTIONS["chapters"].items():
+        assert 3 <= len(groups["exit"]) <= 5, chapter
+        assert groups.get("misconceptions"), chapter
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="teachers.md"))
+    filled = teachers_page.on_page_markdown(markdown, page, {"docs_dir": str(DOCS)}, None)
+    for chapter, groups in QUESTIONS["chapters"].items():
+        assert teachers_page.questions_markdown(groups) in filled, chapter
+    text = page_text(site, "teachers.md")
+    assert text.count("Exit questions.") == text.count("Misconceptions.") == len(QUESTIONS["chapters"])
+
+
+@pytest.mark.parametrize("chapter,kind,index,entry", question_entries(),
+                         ids=[f"{chapter}-{kind}-{index}" for chapter, kind, index, _ in question_entries()])
+def test_every_number_of_an_exit_question_or_misconception_is_computed(chapter, kind, index, entry, questions_namespace):
+    fields = ["answer"] if kind == "exit" else ["wrong", "means", "respond"]
+    stated = " ".join(entry[field] for field in fields)
+    listed = entry.get("numbers", [])
+    for number in listed:
+        assert number["text"] in stated or number["text"] in entry["question"], f"{number['text']} is not in the text"
+        assert ("engine" in number) != ("check" in number), number
+        try:
+            shown = ast.literal_eval(number["text"])
+        except (ValueError, SyntaxError):
+            shown = number["text"]
+        if "engine" in number:
+            value = eval(number["engine"], dict(questions_namespace))  # noqa: S307  trusted code from this repository
+            assert round(value, decimals(number["text"])) == shown, f"{number['text']}: the engine gives {value!r}"
+        else:
+            assert eval(number["check"], dict(questions_namespace, shown=shown)), number["check"]  # noqa: S307
+    covered = {token for number in listed for token in NUMBER_TOKEN.findall(number["text"])}
+    covered |= set(NUMBER_TOKEN.findall(entry["question"]))
+    uncovered = [token for token in NUMBER_TOKEN.findall(stated) if token not in covered]
+    assert not uncovered, f"numbers stated but not computed: {uncovered}"
+
+
+def test_the_build_your_own_plan_fits_its_lessons_and_exceeds_the_estimate():
+    text = squashed(TEACHERS.read_text(encoding="utf-8"))
+    plan = text[text.index("**Build your own engine (two lessons"):text.index("**A learner stuck at step 4.**")]
+    assert f"counts {teachers_page.MINUTES_PER_EXERCISE} minutes an exercise" in plan
+    words = {"Five": 5, "Ten": 10, "Fifteen": 15, "Twenty": 20}
+    first, second = plan[plan.index("*Lesson A.*"):plan.index("*Lesson B.*")], plan[plan.index("*Lesson B.*"):]
+    minutes = [sum(words[word] for word in re.findall(r"\b(Five|Ten|Fifteen|Twenty) minutes:", lesson))
+               for lesson in (first, second)]
+    assert minutes == [60, 60], "each lesson of the plan is an hour"
+    estimate = teachers_page.minutes((DOCS / "build-your-own.md").read_text(encoding="utf-8"))
+    assert sum(minutes) > estimate, "beginners get more than the page's estimate"
+    for step in range(1, 8):
+        assert f"step {step}" in plan, f"the plan leaves out step {step}"
+
+
+def test_the_download_sizes_are_the_builds(site):
+    from site_scripts.hooks import offline
+    text = squashed(page_text(site, "teachers.md"))
+    files = offline.precache_list(site)
+    python = sum((site / path).stat().st_size for path in files if path.startswith(teachers_page.PYTHON_FILES))
+    everything = sum((site / path).stat().st_size for path in files)
+    assert f"lesson's engine, {python / 1e6:.1f} MB, besides the page itself" in text
+    assert f"{everything / 1e6:.1f} MB in all, once per device" in text
+    assert 10e6 < python < everything, (python, everything)
+    for prefix in teachers_page.PYTHON_FILES:
+        assert any(path.startswith(prefix) for path in files), f"nothing of {prefix} is in the offline copy"
+
+
+def test_the_browsers_and_phones_named_are_the_tested_ones():
+    text = squashed(TEACHERS.read_text(encoding="utf-8"))
+    phones = (REPO / "tests" / "site" / "test_phones.py").read_text(encoding="utf-8")
+    size = re.search(r'"viewport": \{"width": (\d+), "height": (\d+)\}', phones)
+    target = re.search(r"MINIMUM_TARGET_PX = (\d+)", phones)[1]
+    assert f"touch screen of {size[1]} × {size[2]} pixels" in text
+    assert f"at least {target} × {target} pixels" in text
+    for module in ("test_firefox.py", "test_webkit.py", "test_phones.py"):
+        assert (REPO / "tests" / "site" / module).is_file(), module
+
+
+def test_the_class_overview_is_linked_from_the_teachers_page_only(site):
+    teachers = html_path(site, "teachers.md").read_text(encoding="utf-8")
+    assert 'href="../class-overview/"' in teachers
+    for chapter in chapters():
+        assert "class-overview" not in (DOCS / chapter).read_text(encoding="utf-8"), chapter
+    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    assert not [entry for entry in index["docs"] if entry["location"].startswith("class-overview/")]
+    assert not (site / teachers_page.QUESTIONS_FILE).exists()

@@ -11,6 +11,7 @@ test per row, in table order, on one browser profile:
     elsewhere a fresh Python replays the earlier blocks; either way the definitions are back;
   - a saved edit survives a reload; an edited engine applies and restores;
   - every lesson page opens; Python runs offline after the footer said the copy is saved;
+  - the teacher's class overview reads two learners' work files and a bad one dropped onto it;
   - and in every scenario no page logs a console error, an uncaught error or a CSP violation.
 
 Adding a scenario: write `def my_scenario(reader, url, lesson)`, which drives `reader` (open, control,
@@ -25,6 +26,8 @@ which indents after a colon.
 What it is not: a driver (readers.py), or the whole suite again in other browsers (Chromium runs that).
 """
 import dataclasses
+import json
+import re
 from functools import cached_property
 from pathlib import Path
 from typing import Callable
@@ -32,6 +35,7 @@ from typing import Callable
 from helpers import PYTHON_TIMEOUT_MS, cpython_outputs, lesson_with_blocks, runnable_sources
 from test_figures import TITLES, figure_page
 from test_hosting import lesson_pages
+from work_files import DROP_FILES, expected_counts, generated_work, lesson_map, row_text
 
 BLOCK_PAGE_MINIMUM_BLOCKS = 3
 FIGURE = {"name": "x_times_x", "button": "Evaluate x × x", "readout": "q = x × x", "shows": "25"}
@@ -47,6 +51,8 @@ ENGINE = {
     "firstLine": "EDITED_MARK = 42",
     "check": "import tinygrad; print(getattr(tinygrad, 'EDITED_MARK', 'original'))",
 }
+CLASS = {"page": "class-overview/", "learners": ["Kim", "Lou"], "bad": ["notes.json", "not a work file"],
+         "refusal": "notes.json: This is not a work file: its text is not JSON."}
 SAVED_STATUS = "Saved for offline use"
 SAVING_STATUS = "Saving the lesson for offline use…"
 # Requests the plain site answers 404 on purpose; an engine's note about them is not a page's error.
@@ -243,6 +249,30 @@ def check_offline(seen, run):
         assert seen["onLine"] is False, seen
 
 
+def class_overview_reads_work_files(reader, url, lesson):
+    reader.open(url + CLASS["page"])
+    reader.wait("const field = document.querySelector('.class-overview input[type=file]'); return field && !field.disabled")
+    works = [generated_work(lesson_map(lesson.built_site), name, seed=seed) for seed, name in enumerate(CLASS["learners"])]
+    reader.evaluate(DROP_FILES, [[f"{work['learner']}.json", json.dumps(work)] for work in works] + [CLASS["bad"]])
+    rows = reader.wait("const rows = [...document.querySelectorAll('.class-overview tbody tr')];"
+                       "return rows.length === arguments[0] && rows.map(row => [...row.cells].map(cell => cell.textContent))",
+                       len(works))
+    problems = reader.evaluate("return [...document.querySelectorAll('.class-overview__problems li')].map(li => li.textContent)")
+    return {"works": works, "rows": rows, "problems": problems}
+
+
+def check_class_overview(seen, run):
+    """One row per learner with the numbers their file holds (the last change is in the browser's own time
+    zone, so only its form is compared), and the bad file listed with its reason."""
+    lesson = lesson_map(run.lesson.built_site)
+    assert [row[0] for row in seen["rows"]] == CLASS["learners"], seen["rows"]
+    for work, row in zip(seen["works"], seen["rows"]):
+        expected = row_text(expected_counts(work, lesson), lesson)
+        assert row[1:6] + row[7:] == expected[:5] + expected[6:], row
+        assert re.fullmatch(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}|—", row[6]), row
+    assert seen["problems"] == [CLASS["refusal"]], seen["problems"]
+
+
 @dataclasses.dataclass(frozen=True)
 class Scenario:
     name: str                       # the test's id: test_firefox[name]
@@ -261,6 +291,7 @@ SCENARIOS = [
     Scenario("savedEdit", saved_edit_survives, check_saved_edit),
     Scenario("engine", edited_engine, check_engine),
     Scenario("everyPage", every_page, check_every_page),
+    Scenario("classOverview", class_overview_reads_work_files, check_class_overview),
     Scenario("offline", works_offline, check_offline, needs=("serviceWorkerTakesControl",)),
     Scenario("plainBoot", block_runs, check_block_from("plain"), on="plain"),
     Scenario("stopNotIsolated", stop_ends_a_loop, check_stop(False), on="plain", tolerated=(WORKER_TERMINATED,)),

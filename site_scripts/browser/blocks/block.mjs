@@ -13,6 +13,7 @@
 // tutor/runtime/output.py caps its output).
 import { endedByStop, runtime } from "../runtime/runtime.mjs";
 import { fingerprint, forgetEdit, saveEdit, savedEdit } from "../storage/saved-edits.mjs";
+import { noteRun } from "../storage/saved-activity.mjs";
 import { button, loadEditor } from "../ui/ui.mjs";
 import { loadFailure } from "../offline/register.mjs";
 
@@ -201,6 +202,7 @@ export class Block {
       onGraph: (graph) => this.write(GRAPH, graph),
     });
     this.finish(result);
+    noteRun(pageKey); // for "Your work" and the class overview: this page had something run, and when
     // The code becomes editable once the run has ended: loading the editor meanwhile would compete
     // with Python's start for the processor, on the way to the reader's first result.
     this.openEditor({ focus: false });

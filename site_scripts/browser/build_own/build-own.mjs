@@ -16,7 +16,7 @@ import { EngineCheck } from "../engine_edit/engine-editor.mjs";
 import { runtime } from "../runtime/runtime.mjs";
 import { storeEngine } from "../storage/engine-store.mjs";
 import { savedProgress } from "../storage/saved-progress.mjs";
-import { button } from "../ui/ui.mjs";
+import { button, saveAsFile } from "../ui/ui.mjs";
 
 const LABEL = "Your engine";
 const STATES = { done: "done", tried: "tried, not solved yet", new: "not started" };
@@ -140,13 +140,7 @@ class BuildOwn {
 
   /** Save the reader's tinygrad.py as a file. */
   download() {
-    const url = URL.createObjectURL(new Blob([this.joined()], { type: "text/x-python" }));
-    const link = document.body.appendChild(document.createElement("a"));
-    link.href = url;
-    link.download = "tinygrad.py";
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    saveAsFile("tinygrad.py", this.joined(), "text/x-python");
     this.say("Saved as tinygrad.py (in your downloads). In a terminal there: python3 tinygrad.py");
   }
 

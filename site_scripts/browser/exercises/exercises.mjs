@@ -6,7 +6,9 @@
 // then calls tutor.exercises.results("<name>") with the page's namespace (runtime.call) and shows each
 // check's result in a status region ("Stop the checks" stops checks that never end); "Show a
 // hint" reveals the hints one at a time; "Show the solution" unlocks after the first Check and
-// can put the solution into the editor. Whether the reader attempted or solved the exercise is
+// can put the solution into the editor, unless solutions are turned off in this browser (a teacher's
+// ?solutions=off, storage/saved-settings.mjs); opening it is noted for the reader's work file
+// (noteSolutionShown). Whether the reader attempted or solved the exercise is
 // saved (storage/saved-progress.mjs) and shown on the next visit; every change of the panel's state is
 // announced with an `exercise-progress` event that bubbles up the page. Mounting a page twice does
 // nothing more, like mountBlocks, so document$ can call it after every navigation.
@@ -14,7 +16,8 @@
 // in Python and return plain results; this module only renders them).
 import { button } from "../ui/ui.mjs";
 import { runtime } from "../runtime/runtime.mjs";
-import { saveProgress, savedProgress } from "../storage/saved-progress.mjs";
+import { noteSolutionShown, saveProgress, savedProgress } from "../storage/saved-progress.mjs";
+import { solutionsAllowed } from "../storage/saved-settings.mjs";
 
 /** Add an exercise panel under every exercise block of `page` (its blocks mounted), once: page.exercises. */
 export function mountExercises(page) {
@@ -64,7 +67,6 @@ class ExercisePanel {
     this.lockNote = panel.appendChild(document.createElement("p"));
     this.lockNote.className = "exercise__lock-note";
     this.lockNote.id = `exercise-${this.name}-lock-note`;
-    this.lockNote.textContent = "The solution unlocks after your first Check.";
 
     this.results = panel.appendChild(document.createElement("div"));
     this.results.className = "exercise__results";
@@ -176,8 +178,9 @@ class ExercisePanel {
   }
 
   toggleSolution() {
-    if (!this.progress.attempted) return;
+    if (!this.progress.attempted || !solutionsAllowed()) return;
     this.solution.hidden = !this.solution.hidden;
+    if (!this.solution.hidden) noteSolutionShown(this.name);
     this.render();
   }
 
@@ -194,9 +197,13 @@ class ExercisePanel {
     const more = this.hintsShown < this.hints.length;
     this.hintButton.textContent = !more ? "No more hints" : this.hintsShown === 0 ? "Show a hint" : "Show another hint";
     this.hintButton.disabled = !more;
-    this.solutionButton.disabled = !attempted;
-    this.lockNote.hidden = attempted;
-    if (attempted) this.solutionButton.removeAttribute("aria-describedby");
+    const allowed = solutionsAllowed();
+    if (!allowed) this.solution.hidden = true;
+    this.solutionButton.disabled = !attempted || !allowed;
+    this.lockNote.hidden = attempted && allowed;
+    this.lockNote.textContent = allowed ? "The solution unlocks after your first Check."
+      : "The solutions are turned off in this browser for now.";
+    if (attempted && allowed) this.solutionButton.removeAttribute("aria-describedby");
     else this.solutionButton.setAttribute("aria-describedby", this.lockNote.id);
     this.solutionButton.textContent = this.solution.hidden ? "Show the solution" : "Hide the solution";
     this.solutionButton.setAttribute("aria-expanded", String(!this.solution.hidden));

@@ -3,16 +3,21 @@
 // site runs (the "active" edited engine, or none for the lesson's own) and the draft in the engine
 // editor, which is kept even when it was never applied. The draft carries a fingerprint of the
 // lesson's engine it started from, so the editor can tell when the lesson's engine changed since.
-// onStoredEngineChange() reports when another tab of the site applies or restores an engine.
+// onStoredEngineChange() reports when another tab of the site applies or restores an engine;
+// engineItems() stores a work file's engine and draft again. Saving notes a change of the page shown
+// (saved-activity.mjs).
 // Storage that is full, turned off or refused never throws (site-storage.mjs): saving reports
 // false, reading finds nothing.
 // What it is not: the editor, the banner or the runtime (they call these functions; the runtime is
 // the one that follows another tab's change).
 import { editRecord, editText } from "./saved-edits.mjs";
+import { noteChange } from "./saved-activity.mjs";
 import { SITE_PATH, forgetItem, readItem, readRecord, writeItem } from "./site-storage.mjs";
 
 const ACTIVE_KEY = `lesson-engine:active:${SITE_PATH}`;
 const DRAFT_KEY = `lesson-engine:draft:${SITE_PATH}`;
+/** The keys of this module. */
+export const ENGINE_KEYS = [ACTIVE_KEY, DRAFT_KEY];
 
 /** The source of the edited engine the site should run, or null for the lesson's engine. */
 export function storedEngine() {
@@ -30,11 +35,13 @@ export function onStoredEngineChange(fn) {
 
 /** Keep `source` as the engine of every page of this site; false if it could not be saved. */
 export function storeEngine(source) {
+  noteChange();
   return writeItem(ACTIVE_KEY, source);
 }
 
 /** Go back to the lesson's engine on every page. */
 export function forgetStoredEngine() {
+  noteChange();
   forgetItem(ACTIVE_KEY);
 }
 
@@ -45,9 +52,16 @@ export function savedDraft() {
 
 /** Save the editor's text, edited from the lesson's engine `original`; false if it could not be saved. */
 export function saveDraft(code, original) {
+  noteChange();
   return writeItem(DRAFT_KEY, editText(code, original));
 }
 
 export function forgetDraft() {
   forgetItem(DRAFT_KEY);
+}
+
+/** The items [key, text] that store `active` (an engine's source, or null) and `draft` ({ code, original }, or null). */
+export function engineItems({ active, draft }) {
+  return [...(active === null ? [] : [[ACTIVE_KEY, active]]),
+          ...(draft === null ? [] : [[DRAFT_KEY, JSON.stringify({ code: draft.code, original: draft.original })]])];
 }

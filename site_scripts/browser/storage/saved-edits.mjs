@@ -2,12 +2,17 @@
 // What it is: small functions to read, save and forget the edit of one block (keyed by the page's
 // path and the block's number), with a fingerprint of the lesson's original code saved alongside,
 // so a page can tell when the lesson changed after the edit was made; and one to forget every
-// edit made on this site. Storage that is full, turned off or refused never throws: saving then
+// edit made on this site; allEdits() and editItems() read and store them all for a work file (with
+// page paths relative to the site's root). Saving or forgetting an edit notes a change of its page
+// (saved-activity.mjs). Storage that is full, turned off or refused never throws: saving then
 // reports false and reading finds nothing (site-storage.mjs).
 // What it is not: the block's editor or its messages (blocks/block.mjs shows them).
-import { SITE_PATH, forgetItem, forgetItemsStartingWith, readRecord, writeItem } from "./site-storage.mjs";
+import { noteChange } from "./saved-activity.mjs";
+import { SITE_PATH, forgetItem, forgetItemsStartingWith, readRecord, storedKeysStartingWith, writeItem } from "./site-storage.mjs";
 
 const KEY_PREFIX = "lesson-edit:";
+/** Every key of this site's edits starts with this. */
+export const EDITS_PREFIX = `${KEY_PREFIX}${SITE_PATH}`;
 
 // A page's path starts with SITE_PATH, so this site's keys start with KEY_PREFIX + SITE_PATH.
 const keyOf = (page, number) => `${KEY_PREFIX}${page}#${number}`;
@@ -40,15 +45,34 @@ export function savedEdit(page, number) {
 /** Save `code` as the edit of a block whose lesson code is `original`; false if it could not be saved
  *  (the edit then lives on in the page only). */
 export function saveEdit(page, number, code, original) {
+  noteChange(page);
   return writeItem(keyOf(page, number), editText(code, original));
 }
 
 /** Forget the saved edit of one block. */
 export function forgetEdit(page, number) {
+  if (readRecord(keyOf(page, number)) !== null) noteChange(page);
   forgetItem(keyOf(page, number));
+}
+
+/** Every saved edit of this site: { "derivatives/#2": { code, original } } (the page's path relative to
+ *  the site's root, then the block's number). */
+export function allEdits() {
+  const edits = {};
+  for (const key of storedKeysStartingWith(EDITS_PREFIX)) {
+    const record = editRecord(readRecord(key));
+    if (record) edits[key.slice(EDITS_PREFIX.length)] = { code: record.code, original: record.original };
+  }
+  return edits;
+}
+
+/** The items [key, text] that store `edits` (as allEdits() returns them). */
+export function editItems(edits) {
+  return Object.entries(edits).map(([place, { code, original }]) => [`${EDITS_PREFIX}${place}`,
+    JSON.stringify({ code, original })]);
 }
 
 /** Forget the saved edits of every page of this site; returns how many there were. */
 export function forgetAllEdits() {
-  return forgetItemsStartingWith(`${KEY_PREFIX}${SITE_PATH}`);
+  return forgetItemsStartingWith(EDITS_PREFIX);
 }

@@ -2,12 +2,16 @@
 // browser's localStorage.
 // What it is: read, save and forget one record per prediction, { answer, correct, revealed }, under keys
 // that start with the site's root path (prediction ids are unique across the site), and read them all
-// (for "Download my work"). Storage that is full, turned off or refused never throws: saving then reports
-// false and reading finds nothing (site-storage.mjs).
+// (for "Download my work"; predictionItems() stores a work file's answers again). Saving notes a change of
+// the page shown (saved-activity.mjs). Storage that is full, turned off or refused never throws: saving
+// then reports false and reading finds nothing (site-storage.mjs).
 // What it is not: the question, its check or its feedback (the predictions' view shows those).
+import { noteChange } from "./saved-activity.mjs";
 import { SITE_PATH, forgetItemsStartingWith, readRecord, writeItem, storedKeysStartingWith } from "./site-storage.mjs";
 
 const KEY_PREFIX = `lesson-prediction:${SITE_PATH}`;
+/** Every key of this site's answers starts with this. */
+export const PREDICTIONS_PREFIX = KEY_PREFIX;
 
 /** A stored record read back: { answer: string, correct: boolean, revealed: boolean }, or null. */
 function predictionRecord(saved) {
@@ -23,6 +27,7 @@ export function savedPrediction(id) {
 /** Save the reader's `answer` (the text they entered or the choice they picked) to prediction `id`,
  *  whether it was `correct`, and whether they asked to be shown the answer; false if it could not be saved. */
 export function savePrediction(id, { answer, correct, revealed }) {
+  noteChange();
   return writeItem(`${KEY_PREFIX}${id}`, JSON.stringify({ answer: String(answer), correct: correct === true,
                                                           revealed: revealed === true }));
 }
@@ -40,4 +45,10 @@ export function allPredictions() {
 /** Forget every saved answer of this site; returns how many there were. */
 export function forgetAllPredictions() {
   return forgetItemsStartingWith(KEY_PREFIX);
+}
+
+/** The items [key, text] that store `answers` (as allPredictions() returns them). */
+export function predictionItems(answers) {
+  return Object.entries(answers).map(([id, { answer, correct, revealed }]) => [`${KEY_PREFIX}${id}`,
+    JSON.stringify({ answer, correct, revealed })]);
 }

@@ -1,8 +1,9 @@
 // ui.mjs: small helpers every part of the lesson's page UI shares.
 // What it is: button(), the one way the blocks, the exercises and the engine editor and banner make
-// a button (Material's look, one size and outline for all: class "lesson-button" in blocks.css), and
-// loadEditor(), the CodeMirror bundle imported once, on first use, for the blocks and the engine editor.
-// What it is not: a component library; each part builds its own layout with these two.
+// a button (Material's look, one size and outline for all: class "lesson-button" in blocks.css),
+// loadEditor(), the CodeMirror bundle imported once, on first use, for the blocks and the engine editor,
+// and saveAsFile(), which hands a text to the browser as a download (your engine, your work, a CSV).
+// What it is not: a component library; each part builds its own layout with these.
 const EDITOR_URL = new URL("../../../vendor/codemirror/editor.mjs", import.meta.url);
 
 let editorBundle = null;
@@ -17,4 +18,15 @@ export function button(parent, name, className, onClick) {
   element.textContent = name;
   element.addEventListener("click", onClick);
   return element;
+}
+
+/** Save `text` as a file named `name` (in the reader's downloads): made in the page, nothing is sent. */
+export function saveAsFile(name, text, type) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = document.body.appendChild(document.createElement("a"));
+  link.href = url;
+  link.download = name;
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }

@@ -1,0 +1,251 @@
+// class-overview.mjs: the teacher's page "Class overview": the work files of a class, one row per learner.
+// What it is: mountClassOverview(root) fills the page's `<div data-class-overview>` (docs/class-overview.md)
+// with a file field "Students' work files" (many files at once, or dropped onto it), a table with one
+// row per learner (name, chapters with something run, exercises passed of all, predictions right of
+// answered, build-your-own steps passed, solutions shown, last change, then one column per chapter),
+// sortable by any column, "Download as CSV" for a gradebook (csv.mjs), and, for the learner whose name
+// is clicked, every exercise with its state and code. Each file is read and checked in the page
+// (work-file.mjs, the same checks as "Load my work"); a file that fails is listed with its reason and
+// the others still show. Nothing is sent anywhere: the files never leave the teacher's browser, and
+// everything from them is shown as text.
+// What it is not: the counting (work/work-summary.mjs) or the format (work/work-file.mjs).
+import { button, saveAsFile } from "../ui/ui.mjs";
+import { loadLesson, readWorkFile } from "../work/work-file.mjs";
+import { summarize } from "../work/work-summary.mjs";
+import { csvText } from "./csv.mjs";
+
+const MAX_FILES = 1000;
+const of = (count, total) => `${count} of ${total}`;
+
+/** Mount the overview, if the page has its placeholder and it is not mounted yet. */
+export function mountClassOverview(root) {
+  const element = root.querySelector("[data-class-overview]");
+  if (!element || element.classOverview) return;
+  element.classOverview = new ClassOverview(element);
+}
+
+/** "2026-12-02 09:41" in the teacher's time zone, or "—". */
+function localTime(iso) {
+  if (!iso) return "—";
+  const date = new Date(iso);
+  const two = (number) => String(number).padStart(2, "0");
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}`;
+}
+
+/** What a chapter's cell says: "—", "ran", "ran, 1 of 2 solved" or "1 of 2 solved". */
+function chapterText({ runs, exercises, solved }) {
+  const parts = [...(runs > 0 ? ["ran"] : []), ...(exercises && (runs > 0 || solved) ? [`${of(solved, exercises)} solved`] : [])];
+  return parts.join(", ") || "—";
+}
+
+/** The table's columns: a heading, the cell's text and the value it sorts by. */
+function columns(map) {
+  return [
+    { heading: "Learner", text: (row) => row.name, sort: (row) => row.name.toLowerCase() },
+    { heading: "Chapters with something run", text: ({ s }) => of(s.chaptersRun, s.chaptersTotal), sort: ({ s }) => s.chaptersRun },
+    { heading: "Exercises passed", text: ({ s }) => of(s.exercisesSolved, s.exercisesTotal), sort: ({ s }) => s.exercisesSolved },
+    { heading: "Predictions right", text: ({ s }) => `${of(s.predictionsRight, s.predictionsAnswered)} answered`,
+      sort: ({ s }) => s.predictionsRight },
+    { heading: "Build-your-own steps passed", text: ({ s }) => of(s.stepsSolved, s.stepsTotal), sort: ({ s }) => s.stepsSolved },
+    { heading: "Solutions shown", text: ({ s }) => `${s.solutionsShown}${s.solutionsOff ? " (turned off)" : ""}`,
+      sort: ({ s }) => s.solutionsShown },
+    { heading: "Last change", text: ({ s }) => localTime(s.lastChange), sort: ({ s }) => s.lastChange ?? "" },
+    ...map.chapters.map((chapter, index) => ({
+      heading: chapter.title,
+      text: ({ s }) => chapterText(s.chapters[index]),
+      sort: ({ s }) => s.chapters[index].solved * 1e9 + s.chapters[index].runs,
+    })),
+  ];
+}
+
+/** The gradebook's columns: numbers apart from their totals, so a spreadsheet can add them up. */
+function csvRows(rows, map) {
+  const header = ["Learner", "File", "Chapters with something run", "Chapters", "Exercises passed", "Exercises",
+    "Predictions right", "Predictions answered", "Build-your-own steps passed", "Build-your-own steps",
+    "Solutions shown", "Solutions turned off", "Last change", ...map.chapters.map((chapter) => chapter.title)];
+  return [header, ...rows.map(({ name, file, s }) => [name, file, s.chaptersRun, s.chaptersTotal, s.exercisesSolved,
+    s.exercisesTotal, s.predictionsRight, s.predictionsAnswered, s.stepsSolved, s.stepsTotal, s.solutionsShown,
+    s.solutionsOff ? "yes" : "no", localTime(s.lastChange), ...s.chapters.map(chapterText)])];
+}
+
+class ClassOverview {
+  rows = []; // { name, file, key, s (the summary), work }
+  problems = []; // { file, problem }
+  sortBy = 0;
+  descending = false;
+
+  constructor(element) {
+    element.classList.add("class-overview");
+    this.drop = element.appendChild(document.createElement("div"));
+    this.drop.className = "class-overview__drop";
+    const label = this.drop.appendChild(document.createElement("label"));
+    label.className = "class-overview__label";
+    label.textContent = "Students' work files";
+    this.input = label.appendChild(document.createElement("input"));
+    this.input.type = "file";
+    this.input.multiple = true;
+    this.input.accept = ".json,application/json";
+    this.input.disabled = true;
+    this.input.addEventListener("change", () => {
+      this.add([...this.input.files]);
+      this.input.value = "";
+    });
+    this.drop.appendChild(document.createElement("p")).textContent = "Choose the files, or drop them here. "
+      + "They are read in this browser only: nothing is sent anywhere.";
+    this.drop.addEventListener("dragover", (event) => {
+      event.preventDefault();
+      this.drop.classList.add("class-overview__drop--over");
+    });
+    this.drop.addEventListener("dragleave", () => this.drop.classList.remove("class-overview__drop--over"));
+    this.drop.addEventListener("drop", (event) => {
+      event.preventDefault();
+      this.drop.classList.remove("class-overview__drop--over");
+      this.add([...(event.dataTransfer?.files ?? [])]);
+    });
+
+    const bar = element.appendChild(document.createElement("div"));
+    bar.className = "class-overview__bar";
+    this.csvButton = button(bar, "Download as CSV", "class-overview__csv", () => this.downloadCSV());
+    this.clearButton = button(bar, "Clear the table", "class-overview__clear", () => this.clear());
+    this.status = element.appendChild(document.createElement("p"));
+    this.status.setAttribute("role", "status");
+    this.problemList = element.appendChild(document.createElement("ul"));
+    this.problemList.className = "class-overview__problems";
+    this.problemList.setAttribute("aria-label", "Files that could not be read");
+    this.tableBox = element.appendChild(document.createElement("div"));
+    this.tableBox.className = "class-overview__table";
+    this.detail = element.appendChild(document.createElement("section"));
+    this.detail.className = "class-overview__detail";
+    this.detail.hidden = true;
+    this.render();
+
+    loadLesson().then((lesson) => {
+      this.lesson = lesson;
+      this.columns = columns(lesson.map);
+      this.input.disabled = false;
+      this.render();
+    }, (error) => {
+      this.status.textContent = `This page could not load the lesson's list of exercises (${error.message}).`;
+    });
+  }
+
+  /** Read and check `files` one by one, then show them with the rows already there. */
+  async add(files) {
+    if (!this.lesson || files.length === 0) return;
+    if (files.length > MAX_FILES) {
+      this.status.textContent = `That is ${files.length} files at once; choose at most ${MAX_FILES}.`;
+      return;
+    }
+    this.status.textContent = `Reading ${files.length} file${files.length === 1 ? "" : "s"}…`;
+    let added = 0;
+    for (const file of files) {
+      const { work, problem } = await readWorkFile(file, this.lesson);
+      if (problem) {
+        this.problems.push({ file: file.name, problem });
+        continue;
+      }
+      const key = `${work.learner}\u0000${work.saved}\u0000${file.name}`;
+      if (this.rows.some((row) => row.key === key)) continue; // the same file twice
+      const name = work.learner || file.name.replace(/(-backprop-work)?\.json$/i, "");
+      this.rows.push({ name, file: file.name, key, work, s: summarize(work, this.lesson.map) });
+      added += 1;
+    }
+    this.render();
+    const unread = this.problems.length;
+    this.status.textContent = `Added ${added} learner${added === 1 ? "" : "s"}: ${this.rows.length} in the table.`
+      + (unread ? ` ${unread} file${unread === 1 ? "" : "s"} could not be read (listed below).` : "");
+  }
+
+  clear() {
+    this.rows = [];
+    this.problems = [];
+    this.detail.hidden = true;
+    this.status.textContent = "";
+    this.render();
+  }
+
+  sorted() {
+    const { sort } = this.columns[this.sortBy];
+    const rows = [...this.rows].sort((a, b) => (sort(a) < sort(b) ? -1 : sort(a) > sort(b) ? 1 : 0));
+    return this.descending ? rows.reverse() : rows;
+  }
+
+  render() {
+    this.csvButton.disabled = this.clearButton.disabled = this.rows.length === 0;
+    this.problemList.replaceChildren(...this.problems.map(({ file, problem }) => {
+      const item = document.createElement("li");
+      item.appendChild(document.createElement("strong")).textContent = `${file}: `;
+      item.append(problem);
+      return item;
+    }));
+    this.problemList.hidden = this.problems.length === 0;
+    if (!this.columns || this.rows.length === 0) {
+      this.tableBox.replaceChildren();
+      return;
+    }
+    const table = document.createElement("table");
+    table.appendChild(document.createElement("caption")).textContent = "One row per learner. Sort by a column with its heading.";
+    const headings = table.appendChild(document.createElement("thead")).appendChild(document.createElement("tr"));
+    this.columns.forEach((column, index) => {
+      const cell = headings.appendChild(document.createElement("th"));
+      cell.scope = "col";
+      if (index === this.sortBy) cell.setAttribute("aria-sort", this.descending ? "descending" : "ascending");
+      button(cell, column.heading, "class-overview__sort", () => {
+        this.descending = this.sortBy === index ? !this.descending : false;
+        this.sortBy = index;
+        this.render();
+      });
+    });
+    const body = table.appendChild(document.createElement("tbody"));
+    for (const row of this.sorted()) {
+      const line = body.appendChild(document.createElement("tr"));
+      this.columns.forEach((column, index) => {
+        const cell = line.appendChild(document.createElement(index === 0 ? "th" : "td"));
+        if (index > 0) {
+          cell.textContent = column.text(row);
+          return;
+        }
+        cell.scope = "row";
+        const name = button(cell, row.name, "class-overview__learner", () => this.showLearner(row));
+        name.setAttribute("aria-controls", "class-overview-detail");
+      });
+    }
+    this.detail.id = "class-overview-detail";
+    this.tableBox.replaceChildren(table);
+  }
+
+  /** Every exercise of one learner: its state and, opened, their code as text. */
+  showLearner(row) {
+    const heading = document.createElement("h3");
+    heading.tabIndex = -1;
+    heading.textContent = `${row.name}: exercises and code`;
+    const note = document.createElement("p");
+    note.textContent = `From ${row.file}, saved ${localTime(row.work.saved)}.`;
+    const titles = new Map(this.lesson.map.chapters.map((chapter) => [chapter.path, chapter.title]));
+    const list = document.createElement("ul");
+    list.className = "class-overview__exercises";
+    for (const exercise of row.s.exercises) {
+      const details = list.appendChild(document.createElement("li")).appendChild(document.createElement("details"));
+      const state = exercise.solved ? "solved" : exercise.attempted ? "tried, not solved yet" : "not tried";
+      details.appendChild(document.createElement("summary")).textContent = `${exercise.title} (${titles.get(exercise.chapter)
+        ?? exercise.chapter}): ${state}${exercise.solutionShown ? ", solution shown" : ""}`;
+      if (exercise.code === null) {
+        details.appendChild(document.createElement("p")).textContent = "The starter code, not edited.";
+      } else {
+        const code = details.appendChild(document.createElement("pre"));
+        code.setAttribute("aria-label", `${row.name}'s code for ${exercise.title}`);
+        code.textContent = exercise.code;
+      }
+    }
+    this.detail.setAttribute("aria-label", `Work of ${row.name}`);
+    this.detail.replaceChildren(heading, note, list);
+    this.detail.hidden = false;
+    heading.focus();
+  }
+
+  downloadCSV() {
+    const day = localTime(new Date().toISOString()).slice(0, 10);
+    saveAsFile(`class-overview-${day}.csv`, csvText(csvRows(this.sorted(), this.lesson.map)), "text/csv");
+    this.status.textContent = `Saved as class-overview-${day}.csv (in your downloads).`;
+  }
+}

@@ -1,0 +1,55 @@
+// work-summary.mjs: what a work file holds, counted against the lesson, and said in words.
+// What it is: summarize(work, map) counts one learner's work (a checked work file's value) against this
+// build's chapters and exercises (lesson.json): chapters with something run, exercises solved of all,
+// predictions right of answered, build-your-own steps solved, solutions shown, the last change, and
+// per chapter what ran and which of its exercises are solved; describe(summary) says what it holds
+// in a phrase ("your edits of 3 blocks, 2 exercises tried, ...") for "Your work". The class overview's
+// rows and CSV come from summarize() too, so the page and the gradebook cannot disagree.
+// What it is not: the reading or checking of a file (work-file.mjs) or any rendering.
+
+/** One learner's counts; see the header. */
+export function summarize(work, map) {
+  const result = (name) => work.exercises[name] ?? { attempted: false, solved: false, solutionShown: false, code: null };
+  const chapters = map.chapters.map(({ path, title }) => {
+    const exercises = map.exercises.filter((exercise) => exercise.chapter === path);
+    return { path, title, runs: work.pages[path]?.runs ?? 0, exercises: exercises.length,
+             solved: exercises.filter(({ name }) => result(name).solved).length };
+  });
+  const steps = map.exercises.filter((exercise) => exercise.chapter === map.buildYourOwn);
+  const predictions = Object.values(work.predictions);
+  const changes = Object.values(work.pages).map((page) => page.lastChange).sort();
+  return {
+    learner: work.learner,
+    saved: work.saved,
+    chaptersRun: chapters.filter((chapter) => chapter.runs > 0).length,
+    chaptersTotal: chapters.length,
+    editedBlocks: Object.keys(work.edits).length,
+    exercisesTried: map.exercises.filter(({ name }) => result(name).attempted).length,
+    exercisesSolved: map.exercises.filter(({ name }) => result(name).solved).length,
+    exercisesTotal: map.exercises.length,
+    predictionsAnswered: predictions.length,
+    predictionsRight: predictions.filter((answer) => answer.correct).length,
+    stepsSolved: steps.filter(({ name }) => result(name).solved).length,
+    stepsTotal: steps.length,
+    solutionsShown: map.exercises.filter(({ name }) => result(name).solutionShown).length,
+    solutionsOff: work.settings.solutions === "off",
+    engineEdited: work.engine.active !== null,
+    lastChange: changes.at(-1) ?? null,
+    chapters,
+    exercises: map.exercises.map((exercise) => ({ ...exercise, ...result(exercise.name) })),
+  };
+}
+
+const counted = (count, one, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
+
+/** The work in a phrase, or "" when there is none: "your edits of 3 blocks, 2 exercises tried (1 solved),
+ *  your answers to 4 predictions and your edited engine" (`owner` is "your" or "the file's"). */
+export function describe(summary, owner = "your") {
+  const parts = [];
+  if (summary.editedBlocks) parts.push(`${owner} edits of ${counted(summary.editedBlocks, "block")}`);
+  if (summary.exercisesTried) parts.push(`${owner} progress in ${counted(summary.exercisesTried, "exercise")} (${summary.exercisesSolved} solved)`);
+  if (summary.predictionsAnswered) parts.push(`${owner} answers to ${counted(summary.predictionsAnswered, "prediction")}`);
+  if (summary.engineEdited) parts.push(`${owner} edited engine`);
+  if (summary.chaptersRun && !parts.length) parts.push(`${owner} runs in ${counted(summary.chaptersRun, "chapter")}`);
+  return parts.length > 1 ? `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}` : parts[0] ?? "";
+}

@@ -1,0 +1,159 @@
+// your-work.mjs: the page "Your work": download this browser's work as one file, or load such a file.
+// What it is: mountYourWork(root) fills the page's `<div data-your-work>` (docs/your-work.md) with what
+// this browser keeps ("Saved in this browser: ..."), a name field, "Download my work" (saves
+// <name>-backprop-work.json, work-file.mjs), "Load my work" (a file chooser; the file is checked first,
+// then the page says what it would replace and waits for "Replace my work" or "Cancel"), and the
+// switch that turns the exercises' solutions off in this browser. After a load, the edited engine of the
+// file (or the lesson's, if the file has none) is what Python runs from then on (runtime.useEngine).
+// Everything from a file is shown as text; a file that fails its checks changes nothing.
+// What it is not: the format or its checks (work-file.mjs), or the counting (work-summary.mjs).
+import { runtime } from "../runtime/runtime.mjs";
+import { saveLearner, savedLearner, setSolutionsAllowed, solutionsAllowed } from "../storage/saved-settings.mjs";
+import { button, saveAsFile } from "../ui/ui.mjs";
+import { loadLesson, readWorkFile, restoreWork, workFileName, workFromStorage } from "./work-file.mjs";
+import { describe, summarize } from "./work-summary.mjs";
+
+/** Mount the page's controls, if it has the placeholder and they are not mounted yet. */
+export function mountYourWork(root) {
+  const element = root.querySelector("[data-your-work]");
+  if (!element || element.yourWork) return;
+  element.yourWork = new YourWork(element);
+}
+
+class YourWork {
+  pending = null; // a checked work file waiting for "Replace my work"
+
+  constructor(element) {
+    element.classList.add("your-work");
+    element.setAttribute("role", "group");
+    element.setAttribute("aria-label", "Your work");
+    this.saved = element.appendChild(document.createElement("p"));
+    this.saved.className = "your-work__saved";
+
+    const nameRow = element.appendChild(document.createElement("p"));
+    const label = nameRow.appendChild(document.createElement("label"));
+    label.textContent = "Your name (it names the file): ";
+    this.name = label.appendChild(document.createElement("input"));
+    this.name.type = "text";
+    this.name.maxLength = 100;
+    this.name.autocomplete = "name";
+    this.name.value = savedLearner();
+    this.name.addEventListener("change", () => saveLearner(this.name.value.trim()));
+
+    const bar = element.appendChild(document.createElement("div"));
+    bar.className = "your-work__bar";
+    this.downloadButton = button(bar, "Download my work", "your-work__download", () => this.download());
+    this.loadButton = button(bar, "Load my work", "your-work__load", () => this.chooser.click());
+    this.chooser = bar.appendChild(document.createElement("input"));
+    this.chooser.type = "file";
+    this.chooser.accept = ".json,application/json";
+    this.chooser.hidden = true;
+    this.chooser.setAttribute("aria-label", "Work file to load");
+    this.chooser.addEventListener("change", () => this.check(this.chooser.files[0]));
+
+    this.confirmation = element.appendChild(document.createElement("div"));
+    this.confirmation.className = "your-work__confirm";
+    this.confirmation.setAttribute("role", "group");
+    this.confirmation.setAttribute("aria-label", "Load this work file?");
+    this.confirmation.hidden = true;
+    this.question = this.confirmation.appendChild(document.createElement("p"));
+    this.question.tabIndex = -1;
+    const answers = this.confirmation.appendChild(document.createElement("div"));
+    answers.className = "your-work__bar";
+    button(answers, "Replace my work", "your-work__replace", () => this.replace());
+    button(answers, "Cancel", "your-work__cancel", () => this.cancel());
+
+    this.message = element.appendChild(document.createElement("p"));
+    this.message.className = "your-work__message";
+    this.message.setAttribute("role", "status");
+    this.problem = element.appendChild(document.createElement("p"));
+    this.problem.className = "your-work__problem";
+    this.problem.setAttribute("role", "alert");
+
+    const switchRow = element.appendChild(document.createElement("p"));
+    const switchLabel = switchRow.appendChild(document.createElement("label"));
+    this.solutionsOff = switchLabel.appendChild(document.createElement("input"));
+    this.solutionsOff.type = "checkbox";
+    this.solutionsOff.checked = !solutionsAllowed();
+    this.solutionsOff.addEventListener("change", () => setSolutionsAllowed(!this.solutionsOff.checked));
+    switchLabel.append(" Turn the exercises' solutions off in this browser");
+
+    this.downloadButton.disabled = this.loadButton.disabled = true;
+    loadLesson().then((lesson) => {
+      this.lesson = lesson;
+      this.downloadButton.disabled = this.loadButton.disabled = false;
+      this.showSaved();
+    }, (error) => {
+      this.showProblem(`This page could not load the lesson's list of exercises (${error.message}). `
+        + "Are you offline before the lesson was saved for offline use? Try again with a connection.");
+    });
+  }
+
+  current() {
+    return summarize(workFromStorage(this.lesson), this.lesson.map);
+  }
+
+  showSaved() {
+    const what = describe(this.current());
+    this.saved.textContent = what ? `Saved in this browser: ${what}.` : "Nothing is saved in this browser yet.";
+  }
+
+  download() {
+    const work = workFromStorage(this.lesson, this.name.value.trim());
+    saveLearner(work.learner);
+    const name = workFileName(work.learner);
+    saveAsFile(name, `${JSON.stringify(work, null, 1)}\n`, "application/json");
+    this.say(`Saved as ${name} (in your downloads). Load it here or in another browser with "Load my work".`);
+  }
+
+  /** Check the chosen file; if it is a work file, say what loading it would replace and ask. */
+  async check(file) {
+    this.chooser.value = ""; // choosing the same file again still counts
+    if (!file) return;
+    this.cancel();
+    const { work, problem } = await readWorkFile(file, this.lesson);
+    if (problem) {
+      this.showProblem(`${file.name} was not loaded, and nothing here changed. ${problem}`);
+      return;
+    }
+    this.pending = work;
+    const incoming = describe(summarize(work, this.lesson.map), "the file's") || "no work at all";
+    const replaced = describe(this.current());
+    const whose = work.learner ? `${work.learner}'s work` : "work";
+    this.question.textContent = `${file.name} holds ${whose}: ${incoming}. `
+      + (replaced ? `Loading it replaces ${replaced} in this browser.` : "Nothing saved in this browser is replaced.")
+      + (work.engine.active !== null ? " Every code block and figure will then run the file's edited engine." : "");
+    this.confirmation.hidden = false;
+    this.question.focus();
+  }
+
+  replace() {
+    const work = this.pending;
+    if (!work) return;
+    this.cancel();
+    if (!restoreWork(work)) {
+      this.showProblem("This browser refused to keep the work (its storage is full or turned off): nothing here changed.");
+      return;
+    }
+    if (runtime.engineSource !== work.engine.active) runtime.useEngine(work.engine.active);
+    this.name.value = work.learner;
+    this.showSaved();
+    this.say("Loaded: your edits, exercises, answers and engine are back, on every page of the lesson.");
+  }
+
+  cancel() {
+    this.pending = null;
+    this.confirmation.hidden = true;
+    this.say("");
+  }
+
+  say(text) {
+    this.problem.textContent = "";
+    this.message.textContent = text;
+  }
+
+  showProblem(text) {
+    this.message.textContent = "";
+    this.problem.textContent = text;
+  }
+}

@@ -1,0 +1,74 @@
+"""work_files.py: MkDocs hook that gives the pages "Your work" and "Class overview" what they must know of the lesson.
+
+What it is: while the pages are built it notes, in nav order, every page with runnable blocks (its path
+relative to the site's root, as the browser's saved edits name it, its title and how many blocks it
+has) and every exercise (its name, page, block number and title), read from the blocks the runnable
+fence wrote (runnable_fence.BLOCK_OPENING, the same pattern its own hook reads). After the build it
+writes them, with the site's name and a fingerprint of the lesson's code (`build`: it changes whenever
+a block's code, an exercise or a page changes), as assets/lesson/browser/work/lesson.json, and copies
+the work file's JSON Schema (site_scripts/browser/work/work-file.schema.json) beside it, where the
+README and the page "Your work" point readers to it. Both are written before offline.py lists the
+files to keep for offline use, so they are part of the offline copy.
+What it is not: the work file itself (browser/work/work-file.mjs makes and reads it) or its checks.
+"""
+import hashlib
+import html
+import json
+import shutil
+from pathlib import Path
+
+import runnable_fence  # MkDocs puts the hooks' folder on sys.path while it loads a hook
+
+SCHEMA = Path(__file__).resolve().parents[1] / "browser" / "work" / "work-file.schema.json"
+TARGET = Path("assets") / "lesson" / "browser" / "work"
+MAP_NAME = "lesson.json"
+BUILD_YOUR_OWN = "build-your-own.md"   # the chapter whose exercises are the steps of the reader's own engine
+
+pages = {}        # src_uri -> {"path", "title", "blocks"}, filled in on_page_content
+exercises = {}    # src_uri -> [{"name", "chapter", "block", "title"}, ...]
+sources = {}      # src_uri -> every block's source, for the fingerprint
+nav_order = []    # src_uri of the nav's pages, in order
+
+
+def on_pre_build(config):
+    for collected in (pages, exercises, sources):
+        collected.clear()
+    nav_order.clear()
+
+
+def on_nav(nav, config, files):
+    nav_order[:] = [page.file.src_uri for page in nav.pages]
+    return nav
+
+
+def on_page_content(content, page, config, files):
+    openings = list(runnable_fence.BLOCK_OPENING.finditer(content))
+    if not openings:
+        return content
+    uri = page.file.src_uri
+    pages[uri] = {"path": page.url, "title": page.title, "blocks": len(openings)}
+    exercises[uri] = [{"name": opening["exercise"], "chapter": page.url, "block": number,
+                       "title": html.unescape(opening["title"] or "")}
+                      for number, opening in enumerate(openings, start=1) if opening["exercise"]]
+    sources[uri] = [html.unescape(opening["source"]) for opening in openings]
+    return content
+
+
+def lesson_map(site_name):
+    """What the work pages need: {"site": {"name", "build"}, "chapters": [...], "exercises": [...], "buildYourOwn"}."""
+    order = [uri for uri in nav_order if uri in pages] + sorted(set(pages) - set(nav_order))
+    chapters = [pages[uri] for uri in order]
+    listed = [exercise for uri in order for exercise in exercises[uri]]
+    fingerprint = hashlib.sha256(json.dumps([site_name, chapters, listed, [sources[uri] for uri in order]],
+                                            sort_keys=True).encode()).hexdigest()[:16]
+    own = pages.get(BUILD_YOUR_OWN, {}).get("path")
+    return {"site": {"name": site_name, "build": fingerprint}, "chapters": chapters, "exercises": listed,
+            "buildYourOwn": own}
+
+
+def on_post_build(config):
+    target = Path(config["site_dir"]) / TARGET
+    target.mkdir(parents=True, exist_ok=True)
+    (target / MAP_NAME).write_text(json.dumps(lesson_map(config["site_name"]), indent=1, ensure_ascii=False),
+                                   encoding="utf-8")
+    shutil.copyfile(SCHEMA, target / SCHEMA.name)
