@@ -19,7 +19,7 @@ import jsonschema
 import pytest
 
 from helpers import runnable_sources
-from work_files import FORMAT, bad_work_files, generated_work, lesson_map
+from sample_work_files import FORMAT, bad_work_files, generated_work, lesson_map
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMA_FILE = REPO / "site_scripts" / "browser" / "work" / "work-file.schema.json"

@@ -35,7 +35,7 @@ from typing import Callable
 from helpers import PYTHON_TIMEOUT_MS, cpython_outputs, lesson_with_blocks, runnable_sources
 from test_figures import TITLES, figure_page
 from test_hosting import lesson_pages
-from work_files import DROP_FILES, expected_counts, generated_work, lesson_map, row_text
+from sample_work_files import DROP_FILES, expected_counts, generated_work, lesson_map, row_text
 
 BLOCK_PAGE_MINIMUM_BLOCKS = 3
 FIGURE = {"name": "x_times_x", "button": "Evaluate x × x", "readout": "q = x × x", "shows": "25"}

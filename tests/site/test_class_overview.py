@@ -1,6 +1,6 @@
 """test_class_overview.py: the teacher's "Class overview" reads a class's work files, in Chromium.
 
-What it is: 30 generated work files (tests/site/work_files.py: learners with names such as "=cmd()"
+What it is: 30 generated work files (tests/site/sample_work_files.py: learners with names such as "=cmd()"
 and "Émile") and one bad file chosen at once in the field "Students' work files", reached from the
 teachers' page: one row per learner whose every number matches what the files hold (counted again
 here, independently of the page), the bad file listed with its reason, sorting by a column, a
@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import expect
 
 from test_accessibility import serious_violations
-from work_files import DROP_FILES, bad_work_files, expected_counts, generated_work, lesson_map, row_text
+from sample_work_files import DROP_FILES, bad_work_files, expected_counts, generated_work, lesson_map, row_text
 
 NAMES = ["=cmd()", "+Zoe", "-1 Sam", "@Lee", "Émile", 'Ada "the first"'] + [f"Learner {n:02d}" for n in range(6, 30)]
 READ_ROWS = """table => [...table.querySelectorAll('tbody tr')].map(row => [...row.cells].map(cell => cell.textContent))"""

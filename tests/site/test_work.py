@@ -26,7 +26,7 @@ from helpers import REPO, block, editor_text, open_lesson, run_block, set_code
 from test_edit_engine import apply_engine, open_engine_editor, type_engine
 from test_accessibility import serious_violations
 from test_exercises import check, panel_of
-from work_files import bad_work_files, lesson_map
+from sample_work_files import bad_work_files, lesson_map
 
 SCHEMA = json.loads((REPO / "site_scripts" / "browser" / "work" / "work-file.schema.json").read_text(encoding="utf-8"))
 ENGINE = (REPO / "engine" / "tinygrad.py").read_text(encoding="utf-8")

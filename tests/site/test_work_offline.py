@@ -23,7 +23,7 @@ from helpers import block, open_lesson, run_block
 from site_scripts.hooks import offline, teachers_page
 from test_hosting import wait_offline_copy
 from test_work import choose_work_file, download_work, open_your_work, work_group
-from work_files import generated_work, lesson_map
+from sample_work_files import generated_work, lesson_map
 
 
 @pytest.fixture

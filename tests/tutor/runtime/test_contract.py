@@ -8,7 +8,7 @@ no-namespace, not-json), none of them an exception out of the dispatcher; a bloc
 the runtime's names cannot break the next request; and the JavaScript copy of the kinds
 (site_scripts/browser/runtime/contract.mjs) is the one contract_js.py writes from contract.py, which
 the page's adapter and the worker use instead of spelling kinds themselves.
-What it is not: the worker and the page's adapter (tests/site/test_contract.py runs them in
+What it is not: the worker and the page's adapter (tests/site/test_contract_in_browser.py runs them in
 Chromium, with the error kinds only JavaScript sees: not-started, stack-overflow, process-exit,
 crashed, restarted).
 """

@@ -1,4 +1,4 @@
-"""work_files.py: learners' work files made up for the tests, and what the class overview should say of them.
+"""sample_work_files.py: learners' work files made up for the tests, and what the class overview should say of them.
 
 What it is: `generated_work(lesson, learner, seed)` writes a work file's value (the format of
 site_scripts/browser/work/work-file.schema.json) for a made-up learner of the built lesson (`lesson`:

@@ -1,4 +1,4 @@
-"""test_predictions.py: a reader answers the lesson's checked predictions in Chromium.
+"""test_predictions_in_browser.py: a reader answers the lesson's checked predictions in Chromium.
 
 What it is: browser tests of site_scripts/browser/predictions/ on the built site served on 127.0.0.1, driven
 by role and visible label: a right answer is confirmed and its reason shown; a wrong one gets the

@@ -1,4 +1,4 @@
-"""test_contract.py: the contract between the page and Python once through the real worker, in Chromium.
+"""test_contract_in_browser.py: the contract between the page and Python once through the real worker, in Chromium.
 
 What it is: the page's adapter (runtime.mjs), the worker that carries the messages and the Python
 dispatcher, driven through the page's own `runtime` object on a lesson page: a run's result value
