@@ -11,7 +11,7 @@ tutor.runtime.page_calls.call as the page calls it); each prediction sits on one
 every learner page and 25 in all; with JavaScript off the built page holds the question and the
 answer in a <details>; the search index holds the questions but no answer, reason or feedback; and a
 chapter's notebook holds each question with its answer in a collapsed note.
-What it is not: the page in a browser (tests/site/test_predictions.py).
+What it is not: the page in a browser (tests/site/test_predictions_in_browser.py).
 """
 import asyncio
 import html.parser
