@@ -2,7 +2,8 @@
 
 What it is: one count, defined here and nowhere else. WORDS are whitespace-separated tokens, as
 `wc -w` counts them, of:
-- the Markdown source of every page in docs/ except the teachers' page (docs/teachers.md), as written:
+- the Markdown source of every learner's page in docs/ (tests/lesson_pages.py: all but the teachers'
+  pages, "For teachers" and "Class overview"), as written:
   prose, math, code blocks and placeholders all count, numbers as their `{{ name }}` placeholder;
 - plus, for each prediction placed on those pages, its question, the labels of its choices and its
   reason, as docs/predictions.yml gives them with their computed values filled in (what a reader reads
@@ -14,6 +15,9 @@ prose without code for that).
 import re
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, when run as a script
+from lesson_pages import LEARNER_PAGES  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 DOCS = REPO / "docs"
@@ -32,14 +36,10 @@ def page_words(path, predictions):
     return count
 
 
-def learner_pages():
-    return sorted(path for path in DOCS.glob("*.md") if path.name != "teachers.md")
-
-
 def counts():
     from prediction_answers import answered
     predictions = answered(DOCS)
-    return {path.name: page_words(path, predictions) for path in learner_pages()}
+    return {path.name: page_words(path, predictions) for path in LEARNER_PAGES}
 
 
 def test_the_learner_facing_prose_is_at_most_16000_words():
