@@ -31,7 +31,7 @@ def test_the_benchmark_starts_as_the_command_starts_it():
     assert "--repeats" in started.stdout
 
 
-UNITS = {"ms", "bytes"}
+UNITS = {"ms", "bytes", "documents"}
 
 
 def measured(value):
