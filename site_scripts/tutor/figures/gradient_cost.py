@@ -99,13 +99,13 @@ def view(n, with_curve=False):
             f"{count_text(n)} gradient{'s' if n != 1 else ''} at once.",
             f"Central differences run the forward pass twice per parameter: {count_text(2 * n)} × "
             f"{count_text(cost['forward'])} = {count_text(cost['finite'])} operations, "
-            f"{number_text(ratio, 3)} times as many. The backward pass grows with the graph; finite differences "
+            f"{compared_with_reverse(cost, ratio)}. The backward pass grows with the graph; finite differences "
             "grow with the graph times the number of parameters.",
             forward_mode_sentence(n, cost, forward_ratio),
         ],
         "description": (f"Cost of all gradients for {count_text(n)} parameter{'s' if n != 1 else ''}: reverse mode {count_text(cost['reverse'])} "
                         f"operations, forward mode {count_text(cost['forward_mode'])}, "
-                        f"finite differences {count_text(cost['finite'])}, {number_text(ratio, 3)} times reverse mode."),
+                        f"finite differences {count_text(cost['finite'])}, {compared_with_reverse(cost, ratio, 'reverse mode', why=False)}."),
     }
     if with_curve:
         curve = [(size, costs(size)) for size in CURVE_SIZES]
@@ -113,6 +113,18 @@ def view(n, with_curve=False):
         state["curve_finite"] = [[size, cost["finite"]] for size, cost in curve]
         state["curve_forward"] = [[size, cost["forward_mode"]] for size, cost in curve]
     return state
+
+
+def compared_with_reverse(cost, ratio, what="as many", why=True):
+    """How central differences' count compares with reverse mode's: "11.6 times as many" ("... times reverse
+    mode"), or, below one (a single parameter), "fewer than reverse mode's 7" (and, with `why`, why)."""
+    if cost["finite"] < cost["reverse"]:
+        fewer = f"fewer than reverse mode's {count_text(cost['reverse'])}"
+        return fewer + (": with a single parameter, two forward passes cost less than one forward and one backward "
+                        "pass" if why else "")
+    if cost["finite"] == cost["reverse"]:
+        return "as many as reverse mode"
+    return f"{number_text(ratio, 3)} times {what}"
 
 
 def forward_mode_sentence(n, cost, forward_ratio):
