@@ -23,8 +23,9 @@ from types import SimpleNamespace
 import pytest
 from mkdocs.exceptions import PluginError
 
+from lesson_pages import nav_entries, nav_pages
 from site_scripts.hooks import teachers_page
-from test_build import html_path, nav_entries, nav_pages
+from test_build import html_path
 from test_numbers import decimals
 from tutor_sources import FIGURE_MODELS, module_constants
 

@@ -42,13 +42,6 @@ STORED = "() => Object.fromEntries(Object.keys(localStorage).filter(key => key.s
          ".sort().map(key => [key, localStorage.getItem(key)]))"
 
 
-@pytest.fixture
-def clean_run(outside_requests, page_errors):
-    yield
-    assert outside_requests == []
-    assert page_errors == []
-
-
 def work_group(page):
     return page.get_by_role("group", name="Your work", exact=True)
 
