@@ -92,6 +92,17 @@ def store_prediction(page):
                   list(PREDICTION))
 
 
+def work_saved_already(page, site_url):
+    """An edit of a block and an answer saved in this browser; open "Your work": (its group, what localStorage holds)."""
+    open_lesson(page, site_url, "derivatives/")
+    set_code(block(page, 1), MY_BLOCK)
+    store_prediction(page)
+    group = open_your_work(page, site_url)
+    before = page.evaluate(STORED)
+    assert len(before) >= 3
+    return group, before
+
+
 def do_some_work(page, site_url):
     """Edit and run a block, solve an exercise and open its solution, answer a prediction, pass build-your-own's
     step 1 and apply an edited engine, as a learner does."""
@@ -198,12 +209,7 @@ def test_loading_over_work_says_what_it_replaces_and_cancel_keeps_it(page, site_
 
 
 def test_a_load_that_storage_refuses_half_way_puts_everything_back(page, site_url, built_site, tmp_path, clean_run):
-    open_lesson(page, site_url, "derivatives/")
-    set_code(block(page, 1), MY_BLOCK)
-    store_prediction(page)
-    group = open_your_work(page, site_url)
-    before = page.evaluate(STORED)
-    assert len(before) >= 3
+    group, before = work_saved_already(page, site_url)
     # A file whose edits, progress, answers and pages are written before its edited engine, the one
     # item the storage refuses (restoreWork writes the engine after all of them).
     work = {**generated_work(lesson_map(built_site), "Grace", seed=3), "engine": {"active": EDITED_ENGINE, "draft": None}}
@@ -251,12 +257,7 @@ def test_a_prediction_answered_in_the_page_comes_back_after_download_clear_and_l
 
 
 def test_every_bad_file_is_refused_with_its_reason_and_changes_nothing(page, site_url, built_site, tmp_path, clean_run):
-    open_lesson(page, site_url, "derivatives/")
-    set_code(block(page, 1), MY_BLOCK)
-    store_prediction(page)
-    group = open_your_work(page, site_url)
-    before = page.evaluate(STORED)
-    assert len(before) >= 3
+    group, before = work_saved_already(page, site_url)
     problem = group.get_by_role("alert")
     for name, data, reason in bad_work_files(lesson_map(built_site)):
         path = tmp_path / name
