@@ -10,8 +10,9 @@ restarts with that engine; if Python never started there, only its banner and ed
 Engines other than edits of the lesson's (tests/tutor/other_engines.py): a reader's engine in another
 style is accepted, and then the figures "x × x, traced", "Backpropagation on the graph" and
 "Paths add up" step to their gradients and show() draws a graph; a micrograd-style engine (no
-`edges`) is refused with a message naming what the site reads and it lacks, and so is the lesson's
-engine with Neuron renamed while a figure still needs it (or, once no figure does, it is accepted).
+`edges`) is refused with a message naming what the site reads and it lacks, and the lesson's engine
+with a recursive topological order is refused naming the figure that cannot start, the function that
+calls itself and the explicit stack to use instead.
 What it is not: a test of the check's rules (tests/tutor/test_engine_edit.py covers them in CPython).
 """
 import re
@@ -273,12 +274,10 @@ def test_a_micrograd_style_engine_is_refused_naming_what_it_lacks(page, site_url
 
 def test_an_engine_a_figure_cannot_start_with_is_refused_in_the_page_naming_the_figure(page, site_url, clean_run):
     editor = open_engine_editor(page, site_url)
-    type_engine(page, editor, MUTATED["Neuron renamed"])
-    verdict = apply_engine(editor)
-    if verdict.startswith("Not applied"):  # a figure still builds its network from the engine's Neuron
-        problem = editor.get_by_role("alert")
-        expect(problem).to_contain_text("cannot start with it")
-        expect(problem).to_contain_text("'Neuron'")
-        expect(page.get_by_role("region", name="Edited engine")).to_be_hidden()
-    else:
-        assert verdict.startswith("Applied")
+    type_engine(page, editor, MUTATED["recursive topological order"])
+    assert apply_engine(editor).startswith("Not applied")
+    problem = editor.get_by_role("alert")
+    expect(problem).to_contain_text('the figure "The cost of a gradient" cannot start with it')
+    expect(problem).to_contain_text("`Value.topological_order` in your engine")
+    expect(problem).to_contain_text("explicit stack")
+    expect(page.get_by_role("region", name="Edited engine")).to_be_hidden()

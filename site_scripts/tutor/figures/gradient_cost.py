@@ -10,7 +10,8 @@ every computed value is one operation of a forward pass, every edge one multiply
   parameter, so each of the n passes computes every value and, per edge, one multiply-and-add of
   derivatives: n × ((forward operations) + (edges)).
 - Central differences: two evaluations of the loss per parameter: 2n × (forward operations).
-Of the engine, only MLP(sizes, seed)(inputs), parameters(), tanh and the values' `edges` are used.
+Of the engine, only MLP(sizes, seed)(inputs), parameters(), tanh, the values' `edges` and, where the
+engine defines it, Value.topological_order() (see graph_order) are used.
 What it is not: the view (gradient_cost.mjs plots the three costs against n on logarithmic axes).
 """
 import random
