@@ -131,15 +131,10 @@ def on_page_markdown(markdown, page, config, files):
     return MARKER.sub(filled, markdown)
 
 
-# The copy of the unfilled service worker under assets/: offline.py deletes it after this hook (it is not
-# in the offline copy), so it is not counted. Counted, it made the page say 21.5 MB of a 21.44 MB copy.
-UNFILLED_WORKER = f"assets/lesson/browser/offline/{offline.WORKER_NAME}"
-
-
 def megabytes(site_dir, name):
     """The size of the files [[megabytes NAME]] stands for, as the page says it: "17.4"."""
     listed = offline.precache_list(site_dir)
-    paths = [path for path in listed if path != UNFILLED_WORKER and (name == "offline" or path.startswith(PYTHON_FILES))]
+    paths = [path for path in listed if name == "offline" or path.startswith(PYTHON_FILES)]
     return f"{sum((site_dir / path).stat().st_size for path in paths) / 1e6:.1f}"
 
 

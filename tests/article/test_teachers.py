@@ -324,7 +324,7 @@ SCENARIO_WORDS = {
     "snapshotBoot": "blocks from both starts", "plainBoot": "blocks from both starts",
     "figure": "a figure", "stopIsolated": "Stop", "stopNotIsolated": "Stop", "savedEdit": "a saved edit",
     "engine": "an edited engine", "everyPage": "every page of the lesson",
-    "classOverview": "the class overview reading work files",
+    "classOverview": "the class overview reading work files", "prediction": "a checked prediction",
 }
 
 
@@ -346,7 +346,8 @@ def listed_scenarios(text):
 def test_the_browsers_item_lists_the_scenarios_firefox_and_webkit_go_through():
     names = scenario_names()
     assert {"everyPage", "classOverview", "offline"} <= set(names), names
-    tested = {SCENARIO_WORDS[name] for name in names if name in SCENARIO_WORDS}
+    assert set(names) <= set(SCENARIO_WORDS), f"give these rows their words on the page: {set(names) - set(SCENARIO_WORDS)}"
+    tested = {SCENARIO_WORDS[name] for name in names}
     listed = listed_scenarios(TEACHERS.read_text(encoding="utf-8"))
     assert set(listed) <= tested, f"the page lists {set(listed) - tested}, which no scenario goes through"
     assert tested <= set(listed), f"the page's list leaves out {tested - set(listed)}"
