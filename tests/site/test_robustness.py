@@ -334,8 +334,10 @@ def test_stop_without_isolation_restarts_python_and_replays_earlier_blocks(page,
 
     wait_output_contains(third, "Stopped")
     assert python_interpreter(page) > interpreter, "without isolation Stop must replace the interpreter"
+    wait_output_contains(third, RESTORED)
+    said = output_text(third)
+    assert "lost" not in said and "gone" not in said, f"the definitions are back, not lost: {said}"
     assert_definitions_restored(page, third)
-    assert "lost" not in output_text(third) and "gone" not in output_text(third), "the definitions are back"
     assert page_errors == []
 
 
