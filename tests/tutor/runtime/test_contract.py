@@ -1,11 +1,13 @@
 """Tests of the contract between the page and Python, through the one dispatcher, in CPython.
 
 What it is: the dispatcher driven as the worker drives it (JSON text in, the result's JSON text out,
-events through `send`): every request kind (configure, run, call, stop), every event kind Python
-sends (begin, output, graph, deep-graph, result) with only the fields the contract declares, and
-every error kind Python finds (exception, stopped, exit, not-allowed, bad-request, bad-arguments,
-no-namespace, not-json), none of them an exception out of the dispatcher; a block that replaces
-the runtime's names cannot break the next request; and the JavaScript copy of the kinds
+events through `send`): every request kind (configure, run, call, probe, stop), every event kind
+Python sends (begin, output, graph, deep-graph, result) with only the fields the contract declares,
+and every error kind Python finds (exception, stopped, exit, not-allowed, bad-request, bad-arguments,
+no-namespace, not-json, broken), none of them an exception out of the dispatcher; a block that
+replaces the runtime's names cannot break the next request (the keeper puts them back, and says so),
+a lesson module a block imported and changed is imported afresh, and a block that breaks what the
+runtime relies on elsewhere makes the probe and the next run answer `broken`; and the JavaScript copy of the kinds
 (site_scripts/browser/runtime/contract.mjs) is the one contract_js.py writes from contract.py, which
 the page's adapter and the worker use instead of spelling kinds themselves.
 What it is not: the worker and the page's adapter (tests/site/test_contract_in_browser.py runs them in
