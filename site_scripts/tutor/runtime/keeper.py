@@ -59,10 +59,10 @@ def keeper():
             del vars(scope)[child]
 
     def left_alone(name, key, value, changing):
-        """A module's own state, or a package's submodule as the import system links it (also when it
-        imports that submodule afresh)."""
+        """A module's own state, or a package's submodule as the import system links it (also one imported
+        afresh, or one the engine check imported for its trial and dropped again: tutor.engine_trial)."""
         return key in changing or (isinstance(key, str) and isinstance(value, module_type)
-                                   and modules.get(f"{name}.{key}") is value)
+                                   and getattr(value, "__name__", None) == f"{name}.{key}")
 
     def added_by_python(key):
         """A name Python itself adds to a module now and then, such as __warningregistry__."""

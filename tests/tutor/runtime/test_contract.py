@@ -23,6 +23,7 @@ import types
 import pytest
 
 import contract_js
+from helpers import REPO
 from own_thread import in_own_thread
 from tutor.runtime import contract, dispatcher as dispatcher_module, guards, page_calls, runner
 
@@ -252,6 +253,15 @@ def test_a_lesson_module_a_block_imported_and_changed_is_imported_afresh(worker,
     assert run(worker, 29, "import tutor.figures.paths_add_up as model\nmodel.initial = None")["ok"] is True
     result = call(worker, 30, "tutor.figures.paths_add_up", "initial")
     assert result["ok"] is True, result
+
+
+def test_the_lesson_s_own_requests_never_count_as_a_block_s_changes(worker):
+    engine = (REPO / "engine" / "tinygrad.py").read_text(encoding="utf-8")
+    assert call(worker, 35, "tutor.engine_edit", "check", {"source": engine})["value"]["ok"] is True  # its trial
+    assert call(worker, 36, "tutor.figures.line_fit", "initial")["ok"] is True  # imports, drops, puts back modules
+    assert run(worker, 37, "from tinygrad import Value\nshow(Value(2) * 3)")["ok"] is True
+    assert run(worker, 38, "x = 1")["ok"] is True
+    assert [event for event in worker.events if event["kind"] == "output" and event["stream"] == "note"] == []
 
 
 def test_a_probe_answers_whether_even_an_empty_block_runs(worker, monkeypatch):
