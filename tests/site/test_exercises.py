@@ -48,6 +48,15 @@ def panel_of(page, title):
     return page.get_by_role("group", name=f"Checks of {title}", exact=True)
 
 
+RELU = "Exercise: relu for the engine"
+
+
+def open_relu(page, site_url):
+    """Open the chapter with the exercise "relu for the engine"; return its block and its panel."""
+    open_lesson(page, site_url, "engine/")
+    return block_titled(page, RELU), panel_of(page, RELU)
+
+
 def test_check_hints_solution_and_a_solved_state_that_survives_a_reload(page, site_url, page_errors):
     title = "Exercise: x · x · x by hand"
     open_lesson(page, site_url, "derivatives/")
@@ -99,10 +108,7 @@ def test_check_hints_solution_and_a_solved_state_that_survives_a_reload(page, si
 
 
 def test_code_that_raises_is_explained_and_a_typed_solution_passes(page, site_url, page_errors):
-    title = "Exercise: relu for the engine"
-    open_lesson(page, site_url, "engine/")
-    exercise_block = block_titled(page, title)
-    panel = panel_of(page, title)
+    exercise_block, panel = open_relu(page, site_url)
 
     set_code(exercise_block, "from tinygrad import Value\n\nrelu = undefined_name\n")
     assert "Your code did not finish cleanly (see its output above)." in check(panel)
@@ -115,10 +121,7 @@ def test_code_that_raises_is_explained_and_a_typed_solution_passes(page, site_ur
 
 
 def test_checks_that_never_end_can_be_stopped_and_checking_goes_on(page, site_url, page_errors):
-    title = "Exercise: relu for the engine"
-    open_lesson(page, site_url, "engine/")
-    exercise_block = block_titled(page, title)
-    panel = panel_of(page, title)
+    exercise_block, panel = open_relu(page, site_url)
     stop = panel.get_by_role("button", name="Stop the checks")
     expect(stop).to_be_disabled()
 
@@ -142,10 +145,7 @@ def test_checks_that_never_end_can_be_stopped_and_checking_goes_on(page, site_ur
 
 
 def test_code_that_never_ends_is_stopped_not_failed_and_reset_clears_the_old_results(page, site_url, page_errors):
-    title = "Exercise: relu for the engine"
-    open_lesson(page, site_url, "engine/")
-    exercise_block = block_titled(page, title)
-    panel = panel_of(page, title)
+    exercise_block, panel = open_relu(page, site_url)
     stop = panel.get_by_role("button", name="Stop the checks")
 
     set_code(exercise_block, "while True:  # the block itself never ends\n    pass\n")
