@@ -258,9 +258,9 @@ export class Block {
       this.showLessonOutput();
       return;
     }
-    this.saved = { code, original: fingerprint(this.original) };
+    if (saveEdit(this.runs.key, this.number, code, this.original)) this.saved = { code, original: fingerprint(this.original) };
+    else this.onStorageFailed(); // this.saved stays what storage holds, so no other tab seems to have changed it
     this.showLessonOutput();
-    if (!saveEdit(this.runs.key, this.number, code, this.original)) this.onStorageFailed();
   }
 
   forget() {
@@ -364,8 +364,7 @@ export class Block {
     const answering = runtime.answering;
     const busyFor = answering ? performance.now() - answering.since : 0;
     if (busyFor < SLOW_ANSWER_MS) return BLOCK_STATUS.queued;
-    return `Waiting for Python, which has been busy with ${answering.label} for ${Math.round(busyFor / 1000)} seconds `
-      + "(Stop ends that).";
+    return `Waiting for Python, which has been busy with ${answering.label} for ${Math.round(busyFor / 1000)} seconds.`;
   }
 
   clearOutput() {
