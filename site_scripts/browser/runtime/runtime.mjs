@@ -15,8 +15,9 @@
 // What it is not: Python logic (tutor/runtime/) or rendering (blocks, figures).
 //
 // Stop: on a cross-origin isolated page a shared interrupt flag raises KeyboardInterrupt and keeps
-// every namespace. Otherwise (a plain static host), or when the code ignores the interrupt for
-// INTERRUPT_GRACE_MS (one long C-level operation), the worker is terminated and a fresh one boots.
+// every namespace. Otherwise (a plain static host), or when the request Python was working on ignores
+// the interrupt for INTERRUPT_GRACE_MS (one long C-level operation), the worker is terminated and a
+// fresh one boots.
 // A worker whose Python died (a fatal Pyodide error) is replaced the same way, and so is one the
 // reader asks to restart. `runtime.interpreter` then changes and onRestart listeners hear why, so the
 // blocks can replay their definitions and tell the reader (whether the definitions are back or lost is
@@ -233,8 +234,12 @@ class Runtime {
       Atomics.notify(this.#interrupt, 0); // wakes a time.sleep at once
       const interrupted = running.map(([id]) => id);
       this.#worker.postMessage({ kind: REQUEST.STOP, ids: interrupted }); // for a run that waits in an await
+      // The interrupt reaches the request Python works on now; those queued behind it start afterwards
+      // and may take long in their turn without having ignored anything.
+      const begun = running.filter(([, request]) => request.since !== null).map(([id]) => id);
+      const watched = begun.length > 0 ? begun : interrupted;
       setTimeout(() => {
-        if (interrupted.some((id) => this.#pending.has(id))) this.#restart("unresponsive");
+        if (watched.some((id) => this.#pending.has(id))) this.#restart("unresponsive");
       }, INTERRUPT_GRACE_MS);
     } else {
       this.#restart("stopped");
