@@ -37,7 +37,7 @@ export class Block {
   lastResult = null; // how the last run ended: runtime.run's { ok, report, error, engineChanged }
   ranHere = false; // the output under the block is the reader's own run, not the lesson's
   plainRestart = null; // the notice offering a restart without re-running blocks
-  elsewhere = null; // the notice that another tab changed this block's saved edit: { element, stored, text, other }
+  elsewhere = null; // the notice that another tab changed this block's saved edit: { element, text, code }
   waitingTimer = null; // while queued: renders what Python is busy with, once a second
 
   /** The block `element` (number `number` on its page), run by `runs` (the page's PageRuns);
@@ -200,7 +200,6 @@ export class Block {
                   ["Use the other tab's version", () => this.settleElsewhere(true)]],
       });
     }
-    this.elsewhere.stored = stored;
     return false;
   }
 

@@ -342,7 +342,9 @@ export class Figure extends FigureFrame {
     }
     this.#waiting ??= this.#waitingNotice();
     const answering = this.#runtime.answering;
-    const seconds = (since) => `${Math.round((now - since) / 1000)} seconds`;
+    // In steps of five seconds: the notice is a live region, and a count changing every second would be
+    // read out every second.
+    const seconds = (since) => `${Math.max(SLOW_ANSWER_MS / 1000, 5 * Math.floor((now - since) / 5000))} seconds`;
     let text = this.#begun !== null
       ? `Python has been computing this figure for ${seconds(this.#begun)} and has not answered yet.`
       : answering ? `This figure has waited ${seconds(this.#asked)} for Python, which is busy with ${answering.label}.`
