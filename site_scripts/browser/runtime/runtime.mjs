@@ -282,7 +282,7 @@ class Runtime {
     this.start();
     const id = this.#nextId++;
     return new Promise((resolve) => {
-      this.#pending.set(id, { resolve, label: "Python", ...handlers, since: null });
+      this.#pending.set(id, { resolve, label: "a request of the page", ...handlers, since: null });
       if (this.#interrupt) this.#interrupt[0] = 0; // cleared here, before posting, so no Stop is lost
       this.#worker.postMessage({ ...message, id });
     });
