@@ -5,8 +5,8 @@ is one table of cells (endless loops and recursion, a raised recursion limit, me
 of output and of show() graphs, input(), exit() and os._exit(), time.sleep and asyncio loops that
 never end, threads, missing packages, HTML in the output, deleted built-ins, a changed engine or its
 file, messages forged to the page from the worker, the page asked for from the worker, crashes of
-Python itself, a million globals). JavaScript evaluated from text (js.eval) is refused, in plain
-words, where the service worker gives the Python worker its policy (a test of its own).
+Python itself, a million globals). JavaScript evaluated from text (js.eval) is refused where the
+service worker gives the Python worker its policy: test_security.py tests that message.
 Each cell says what its block must show and how it must end; `test_hostile_cell` runs it in block 1,
 presses Stop or Restart Python when the cell says so, and then checks that the next run works.
 The cells of one group share one page visit (booting Python costs seconds): "plain" on a page that
@@ -31,7 +31,7 @@ import pytest
 from playwright.sync_api import expect
 
 from helpers import (PYTHON_TIMEOUT_MS, REPO, UI_TIMEOUT_MS, block, free_port, open_lesson, output_text, press,
-                     python_interpreter, run_block, serve_site, set_code, wait_blocks_mounted, wait_not_busy,
+                     python_interpreter, run_block, serve_site, set_code, wait_not_busy,
                      wait_output_contains, wait_run_finished, wait_running)
 from tutor.runtime.guards import SAFE_RECURSION_LIMIT
 
@@ -471,26 +471,3 @@ def test_a_replayed_block_that_breaks_python_is_named_and_a_restart_without_repl
     assert run_code(third, "print(6 * 7)") == "42\n"
     assert page_errors == []
 
-
-def test_javascript_evaluated_from_text_is_refused_in_plain_words(browser, site_url, lesson_path):
-    """The service worker gives the Python worker its Content-Security-Policy (no 'unsafe-eval'); a page
-    it answers is one of a reader's second visit."""
-    context = browser.new_context(service_workers="allow")
-    context.set_default_timeout(UI_TIMEOUT_MS)
-    try:
-        page = context.new_page()
-        errors = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        open_lesson(page, site_url, lesson_path)
-        page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=PYTHON_TIMEOUT_MS)
-        page.reload()
-        wait_blocks_mounted(page)
-        page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=PYTHON_TIMEOUT_MS)
-
-        shown = run_code(block(page, 1), 'import js\njs.eval("1 + 1")')
-        assert "EvalError" in shown, shown  # the policy refused it
-        assert "runs no JavaScript made from text" in shown and "security policy" in shown, shown
-        assert run_code(block(page, 2), "print(6 * 7)") == "42\n"
-        assert errors == []
-    finally:
-        context.close()
