@@ -6,18 +6,19 @@ the value of each of its names); the dispatcher calls it at boot and again once 
 configured Python (the engine installed, the guards in place), before any reader's code ran.
 `mend(reader_ran)`, after every request that may have run the reader's code (a block, checks given
 the page's namespace, any call while Python runs the reader's edited engine), puts back what changed
-since: a name of a lesson module
-that a block replaced or deleted (`import tutor.runtime.output as o; o.Output = None`), a name a
-block added to one (which would hide a built-in the module uses), and the module itself in
-sys.modules when a block replaced or removed it. It answers what it put back, in words, for a note
-in the block's output ("" when nothing changed). A lesson module imported since note() is taken
-down as it is when the request only ran the lesson's own code (a figure's call imported its
-model), and forgotten when the request ran the reader's code (a block, or checks given the page's
-namespace), which may have changed it already: the next import makes it afresh. A module's own
-state, names it rebinds while it works, is listed in its `CHANGING` tuple and left alone; names a
-package gains when its submodules are imported are modules, and stay.
-Both functions hold what they use in their closure, so a block that replaces this module's names
-cannot stop them, and neither ever raises.
+since: a name of a lesson module that a block replaced or deleted (`import tutor.runtime.output as
+o; o.Output = None`), a name a block added to one (which would hide a built-in the module uses), and
+the module itself in sys.modules when a block replaced or removed it. It answers what it put back,
+in words, for a note in the block's output ("" when nothing changed). A lesson module imported since
+note() is taken down as it is when the request only ran the lesson's own code (a figure's call
+imported its model), and forgotten when the request ran a block or checks given the page's
+namespace (`reader_ran`), whose code may have changed it already: the next import makes it afresh. `note_new()`, after a request that ran only the lesson's
+own code (a figure's call with the lesson's engine), only takes down the lesson modules it imported,
+at a fraction of mend's cost. A module's own state, names it rebinds while it works, is listed in
+its `CHANGING` tuple and left alone; so is a package's link to its submodule of that name, which the
+import system makes and remakes.
+The three functions hold what they use in their closure, so a block that replaces this module's
+names cannot stop them, and none of them ever raises.
 What it is not: a sandbox. A block can still break Python in ways no lesson module's names show (a
 changed standard module such as `ast.parse = None`, sys.settrace): the dispatcher's probe finds
 that the machinery fails (dispatcher.py), and a fresh Python is the way back. Changes inside a
