@@ -128,7 +128,7 @@ def test_the_page_gets_the_verdict_through_the_one_call_for_any_text():
     text = ORIGINAL.replace('"""A number that records', '"""Ein Wert — ünïcode, ‘quoted’ \\\\ that records', 1)
     assert text != ORIGINAL
     answer = page_calls.call("tutor.engine_edit", "check", {"source": text})
-    assert answer == {"ok": True, "value": {"ok": True, "problem": ""}, "error": None, "printed": ""}
+    assert answer == {"ok": True, "value": {"ok": True, "problem": ""}, "error": None, "printed": "", "printedLines": 0}
     broken = page_calls.call("tutor.engine_edit", "check", {"source": "def ("})
     assert broken["ok"] is True and broken["value"]["ok"] is False
     assert "syntax error" in broken["value"]["problem"]

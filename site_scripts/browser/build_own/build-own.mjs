@@ -5,7 +5,8 @@
 // of exercises.mjs), and `<div data-build-own>` the group with "Use my engine" and "Download my
 // engine". The reader's file, tinygrad.py, is the code of every block of the page, in page order,
 // exactly as the reader left it (their steps and the lesson's block with train_line): nothing is
-// generated. "Use my engine" runs the last step's checks (which test every step) and then the check
+// generated. "Use my engine" runs the last step's checks (which test every step; they count as the
+// last step solved when they pass, and as no attempt of it when they do not) and then the check
 // of "Edit the engine" (EngineCheck, tutor.engine_edit.check); a file that passes both is stored as
 // the site's engine (storage/engine-store.mjs) and runtime.useEngine() makes every block and figure
 // run on it, with the site's banner to restore the original. The chapter's page is `chained`
@@ -104,7 +105,7 @@ class BuildOwn {
       this.say(`Running your steps, then the checks of ${stepName(this.steps.at(-1)).toLowerCase()}, `
         + "which test every step (training XOR takes a few seconds)…");
       const outcome = await last.runBlockThenChecks();
-      last.record(outcome.solved);
+      if (outcome.solved) last.record(true); // a press of Use my engine is no attempt at the last step (its solution stays locked)
       last.showSummary(outcome.summary, outcome.results);
       if (!outcome.solved) {
         const failed = outcome.results.filter((result) => !result.passed);

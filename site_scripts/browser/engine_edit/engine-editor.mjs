@@ -35,6 +35,7 @@ export class EngineCheck {
     let timer = null;
     try {
       const verdict = await runtime.call("tutor.engine_edit", "check", { source: code }, {
+        label: "the check of your engine",
         onStart: () => { timer = setTimeout(() => this.stop(), CHECK_TIME_LIMIT_MS); },
       });
       return verdict.ok ? "" : verdict.problem;
