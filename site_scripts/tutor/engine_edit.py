@@ -71,8 +71,9 @@ def problems(source):
     try:
         with contextlib.redirect_stdout(captured), contextlib.redirect_stderr(captured):
             exec(code, module.__dict__)
-    except KeyboardInterrupt:
-        raise  # the reader pressed Stop: the page reports that itself
+    except KeyboardInterrupt:  # Stop the check, or its time limit, on a page that can interrupt Python
+        return ("The check was stopped while Python imported your engine. Does it run forever when it is "
+                "imported, for example in a loop at the top level?")
     except BaseException as error:  # noqa: B036 - SystemExit at import breaks the site just the same
         return "Importing your engine failed:\n" + engine_traceback(error)
     try:
@@ -86,8 +87,12 @@ def problems(source):
     if missing:
         return (f"Your engine does not define {', '.join(missing)}, which the lesson's code blocks and "
                 "figures use. Put them back (Reset shows the original) and try again.")
-    with contextlib.redirect_stdout(captured), contextlib.redirect_stderr(captured):
-        failure = engine_trial.first_failure(module, holds_engine)
+    try:
+        with contextlib.redirect_stdout(captured), contextlib.redirect_stderr(captured):
+            failure = engine_trial.first_failure(module, holds_engine)
+    except KeyboardInterrupt:
+        return (f"The check was stopped while it tried {engine_trial.trying} with your engine. Does your engine "
+                "run forever there, for example in a loop of backward() that never ends?")
     if failure:
         return (f"Your engine defines what the code blocks use, but {failure}\nThe figures, show() and the "
                 "exercises' checks run on your engine too: keep what they use (Reset shows the original) "

@@ -18,7 +18,8 @@ exercise, and Python's last line (which names what is missing, such as "cannot i
 'Neuron'"); when the engine's own code ran into Python's recursion limit, it names the engine's
 function that calls itself and says to walk the graph with a list as a stack. "" when all of it
 works. Then it puts back every module as it was: the engine in use and the lesson modules imported
-with it (a figure model the page holds keeps its engine).
+with it (a figure model the page holds keeps its engine). While it runs, `trying` says what it tries
+now, for the message of a check that was stopped (Stop the check, or its time limit).
 What it is not: a test of the candidate's numbers (a wrong derivative is the reader's experiment), the
 check of the names the blocks use (engine_edit.py does that first), nor a tour of everything: a
 control is tried once with one argument (a field of a by-hand figure gets one entry, which is not the
@@ -39,6 +40,10 @@ import sys
 import traceback
 
 ENGINE_MODULE = "tinygrad"
+# What the trial is trying now, in words ("the figure "Fitting a line", its control step()"): what a
+# check stopped in the middle (Stop the check, or its time limit) says it was doing.
+trying = "nothing yet"
+CHANGING = ("trying",)  # this module's own state: the keeper (tutor.runtime.keeper) leaves it alone
 FIGURES, EXERCISES = "tutor.figures", "tutor.exercises"
 # What the picture of show() is tried on: the lesson's first loss, L = (w·x + b − y)².
 SHOWN_BLOCK = ("from tinygrad import Value\nw, x, b, y = Value(1), Value(2), Value(0), Value(5)\n"
@@ -68,6 +73,8 @@ def first_failure(candidate, uses_engine):
     for name in kept:
         del sys.modules[name]
     sys.modules[ENGINE_MODULE] = candidate
+    global trying
+    trying = "nothing yet"
     try:
         return figures_failure(candidate) or show_failure(candidate) or exercises_failure(candidate)
     finally:
@@ -81,12 +88,16 @@ def first_failure(candidate, uses_engine):
 
 
 def figures_failure(candidate=None):
+    global trying
     for name, title in figure_models():
         function = "initial"
         try:
+            trying = f'the figure "{title}" (its start)'
             model = importlib.import_module(f"{FIGURES}.{name}")
             state = None
             for function in calls(model):
+                if function != "initial":
+                    trying = f'the figure "{title}", its control {function}()'
                 state = called(model, function, state)
                 json.dumps(state, allow_nan=False)
         except KeyboardInterrupt:
@@ -119,6 +130,8 @@ def called(model, function, state):
 
 
 def show_failure(candidate=None):
+    global trying
+    trying = "show() on a small loss"
     namespace = {"__name__": "__main__"}
     try:
         exec(compile(SHOWN_BLOCK, "<show() tried on your engine>", "exec"), namespace)
@@ -133,8 +146,10 @@ def show_failure(candidate=None):
 
 
 def exercises_failure(candidate):
+    global trying
     package = importlib.import_module(EXERCISES)
     for module in pkgutil.iter_modules(package.__path__):
+        trying = f"the checks of the exercise {module.name}"
         try:
             exercise = importlib.import_module(f"{EXERCISES}.{module.name}")
         except KeyboardInterrupt:
@@ -159,6 +174,8 @@ def solution_failure(name, exercise, solution, candidate):
     """What stops the exercise `name`'s solution, or its checks on what the solution left, with the
     candidate, in words ("" if nothing): the solution runs with its loops cut to LOOP_PASSES passes,
     and a check may answer "not yet" but not raise."""
+    global trying
+    trying = f"the solution of the exercise {name}"
     namespace = {"__name__": "__main__"}
     printed = io.StringIO()
     try:
@@ -168,6 +185,7 @@ def solution_failure(name, exercise, solution, candidate):
         raise
     except BaseException as error:  # noqa: B036
         return f"the solution of the exercise {name} fails with it:\n{described(error, candidate)}"
+    trying = f"the checks of the exercise {name}"
     try:
         with exercise_errors_raised():
             exercise.check(namespace)

@@ -42,6 +42,7 @@ SHORT_WINDOW = {"width": 1280, "height": 400}  # the editor page's blocks stay f
 BACKWARD = "    def backward(self):\n"
 # backward() never returns for the secant figure's x = 4.5 (x · x = 20.25), a value the engine check never tries
 ENDLESS_AT_FOUR_AND_A_HALF = ORIGINAL.replace(BACKWARD, BACKWARD + "        while self.data == 20.25:\n            pass\n")
+ENDLESS_BACKWARD = ORIGINAL.replace(BACKWARD, BACKWARD + "        while True:\n            pass\n")
 VALUE_INIT = "    def __init__(self, data, edges=()):\n"
 CHATTY = ORIGINAL.replace(VALUE_INIT, VALUE_INIT + "        print('made a Value holding', data)\n")
 
@@ -166,9 +167,22 @@ def test_an_engine_that_never_finishes_importing_is_stopped_and_python_still_wor
                            timeout=PYTHON_TIMEOUT_MS)
     stop.click()
     expect(editor).to_have_attribute("aria-busy", "false", timeout=PYTHON_TIMEOUT_MS)
-    expect(editor.get_by_role("alert")).to_contain_text("stopped before your engine finished importing")
+    expect(editor.get_by_role("alert")).to_contain_text("The check was stopped before it finished")
     expect(page.get_by_role("region", name="Edited engine")).to_be_hidden()
     output = run_block(block_titled(page, EXPERIMENT))
+    assert output.startswith("a.grad = 7.0")
+
+
+def test_a_check_stopped_in_an_endless_backward_names_the_figure_it_tried(page, isolated_url, clean_run):
+    # On an isolated page the check's time limit interrupts Python, which says where it was stopped.
+    editor = open_engine_editor(page, isolated_url)
+    type_engine(page, editor, ENDLESS_BACKWARD)
+    editor.get_by_role("button", name="Use this engine", exact=True).click()
+    expect(editor.get_by_role("alert")).to_contain_text("The check was stopped while it tried the figure",
+                                                        timeout=PYTHON_TIMEOUT_MS)
+    expect(editor.get_by_role("alert")).to_contain_text("a loop of backward() that never ends")
+    expect(page.get_by_role("region", name="Edited engine")).to_be_hidden()
+    output = run_block(block_titled(page, EXPERIMENT))  # the same Python, interrupted, runs on
     assert output.startswith("a.grad = 7.0")
 
 

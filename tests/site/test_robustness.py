@@ -30,8 +30,8 @@ import pytest
 
 from playwright.sync_api import expect
 
-from helpers import (PYTHON_TIMEOUT_MS, REPO, UI_TIMEOUT_MS, block, free_port, open_lesson, output_text, press,
-                     python_interpreter, run_block, serve_site, set_code, wait_not_busy,
+from helpers import (PYTHON_TIMEOUT_MS, REPO, UI_TIMEOUT_MS, block, open_lesson, output_text, press,
+                     python_interpreter, run_block, set_code, wait_not_busy,
                      wait_output_contains, wait_run_finished, wait_running)
 from tutor.runtime.guards import SAFE_RECURSION_LIMIT
 
@@ -163,13 +163,6 @@ HOSTILE = [
     Cell("a raised recursion limit, isolated", "import sys\nsys.setrecursionlimit(10**6)\n\ndef f():\n"
          "    return f()\n\nf()", shows=("RecursionError: maximum recursion depth exceeded",), group="isolated"),
 ]
-
-
-@pytest.fixture(scope="module")
-def isolated_url(built_site):
-    """The site served with the headers that make its pages cross-origin isolated."""
-    with serve_site(built_site, free_port(), isolation_headers=True) as url:
-        yield url
 
 
 class Visits:

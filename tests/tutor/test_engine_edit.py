@@ -71,6 +71,22 @@ def test_exit_at_import_is_refused_not_obeyed():
     assert engine_edit.problems(ORIGINAL + "\nraise SystemExit(3)\n").startswith("Importing your engine failed")
 
 
+def test_a_check_stopped_at_import_says_so():
+    # Stop the check (or its time limit) raises KeyboardInterrupt wherever Python is: here, at the import.
+    problem = engine_edit.problems(ORIGINAL + "\nraise KeyboardInterrupt\n")
+    assert problem.startswith("The check was stopped while Python imported your engine")
+
+
+def test_a_check_stopped_in_the_engines_backward_names_what_it_tried():
+    # backward() that never returns, stopped: the verdict names the figure that called it, not the import.
+    endless = ORIGINAL.replace("    def backward(self):\n", "    def backward(self):\n        raise KeyboardInterrupt\n", 1)
+    assert endless != ORIGINAL
+    problem = engine_edit.problems(endless)
+    assert re.match(r'The check was stopped while it tried the figure "[^"]+"', problem), problem
+    assert "importing" not in problem and "imported" not in problem
+    assert engine_edit.problems(ORIGINAL) == ""  # the engine in use and the figures are put back
+
+
 def test_missing_names_are_listed():
     problem = engine_edit.problems(ORIGINAL.replace("def tanh(self):", "def hyperbolic_tangent(self):")
                                    .replace("def train_xor(", "def train_other("))

@@ -41,9 +41,10 @@ export class EngineCheck {
       return verdict.ok ? "" : verdict.problem;
     } catch (error) {
       if (this.stopRequested) {
-        return `The check was stopped before your engine finished importing (after at most ${CHECK_TIME_LIMIT_MS / 1000} `
-          + "seconds, or when you pressed Stop the check). Does it run forever when it is imported, "
-          + "for example in a loop at the top level?";
+        // Python says where it was stopped when Stop can interrupt it (the verdict above); here Python was replaced.
+        return `The check was stopped before it finished (after at most ${CHECK_TIME_LIMIT_MS / 1000} seconds, or `
+          + "when you pressed Stop the check). Does your engine run forever when it is imported (a loop at the "
+          + "top level), or when the lesson uses it (a loop in backward() that never ends)?";
       }
       return `The check could not run: ${error.message}`;
     } finally {
