@@ -60,6 +60,24 @@ export class EngineCheck {
   }
 }
 
+/** Check `code` with `engineCheck` and, if it passes, make it the engine of every block and figure (stored
+ *  for later visits when the browser can). Answers what is wrong ("" once applied) and the sentence that
+ *  says what happened, for the editor here and "Use my engine" (build_own/). */
+export async function checkAndApply(engineCheck, code) {
+  const problem = await engineCheck.problem(code);
+  if (problem) return { problem, said: "Not applied: the site keeps the engine it ran before." };
+  const stored = storeEngine(code);
+  runtime.useEngine(code);
+  return {
+    problem: "",
+    said: stored
+      ? "Applied: every code block and figure on every page now runs your engine, until you press Restore "
+        + "the original engine in the banner at the top."
+      : "Applied for this visit only: this browser cannot store your engine (its storage is full or turned "
+        + "off), so reloading the page or opening the site again brings back the lesson's engine.",
+  };
+}
+
 /** Mount the engine editor of the page, if it has one and it is not mounted yet. */
 export function mountEngineEditor(root) {
   const element = root.querySelector("[data-engine-editor]");
@@ -178,25 +196,10 @@ class EngineEditor {
     }
     this.setChecking(true);
     this.say("Checking your engine in Python…");
-    const problem = await this.check(code);
+    const { problem, said } = await checkAndApply(this.engineCheck, code);
     this.setChecking(false);
-    if (problem) {
-      this.showProblem(problem);
-      this.say("Not applied: the site still runs the engine it ran before. Your edit is kept in the editor.");
-      return;
-    }
-    const stored = storeEngine(code);
-    runtime.useEngine(code);
-    this.say(stored
-      ? "Applied: every code block and figure on every page now runs your edited engine, until you restore "
-        + "the original."
-      : "Applied for this visit only: this browser cannot store your engine (its storage is full or turned "
-        + "off), so reloading the page or opening the site again brings back the lesson's engine.");
-  }
-
-  /** "" if `code` can serve as the engine, else what is wrong, in words. */
-  check(code) {
-    return this.engineCheck.problem(code);
+    if (problem) this.showProblem(problem);
+    this.say(problem ? `${said} Your edit is kept in the editor.` : said);
   }
 
   stopCheck() {
