@@ -118,6 +118,24 @@ def test_a_sum_of_two_paths_of_a_times_a_plus_a_is_named_for_what_it_counted():
         assert "forgot the `+ a`" in says[shares[1] + shares[2]], identifier
 
 
+def test_the_mystery_curves_reason_says_where_it_rises_and_falls_as_its_slope_does():
+    """The reason of `mystery-turns` names, in order, whether f rises or falls on each stretch between its
+    turns, as the sign of the engine's slope there says (f'(−3) > 0: it rises first), and the turns' x."""
+    from tutor.figures import mystery_curve
+    low, high = mystery_curve.X_RANGE["min"], mystery_curve.X_RANGE["max"]
+    xs = [low + (high - low) * i / 6000 for i in range(6001)]
+    slopes = [mystery_curve.value_and_slope(x)[1] for x in xs]
+    turns = [(a + b) / 2 for a, b, sa, sb in zip(xs, xs[1:], slopes, slopes[1:]) if (sa > 0) != (sb > 0)]
+    edges = [low, *turns, high]
+    directions = ["rises" if mystery_curve.value_and_slope((a + b) / 2)[1] > 0 else "falls"
+                  for a, b in zip(edges, edges[1:])]
+    reason = PREDICTIONS["mystery-turns"]["reason"]
+    assert re.findall(r"\b(rises|falls)\b", reason) == directions
+    assert directions[0] == "rises" and len(turns) == PREDICTIONS["mystery-turns"]["answer"]
+    for turn in turns:
+        assert f"{turn:.2f}".replace("-", "\u2212") in reason
+
+
 @pytest.mark.parametrize("typed, read", [
     ("7", 7), (" -2.5 ", -2.5), ("\u22126", -6), (".5", 0.5), ("1e-5", 1e-5), ("+3", 3),
     ("", "Type a number first"), ("   ", "Type a number first"), ("seven", "That is not a number"),
