@@ -149,7 +149,11 @@ function pathData(pixels) {
 
 // ---- Computation graphs ------------------------------------------------------------------
 
-const BOX = { width: 128, height: 66, columnGap: 80, rowGap: 46, margin: 16 };
+const BOX = { width: 104, height: 66, columnGap: 56, rowGap: 40, margin: 12 };
+// The smallest text of a graph (its edge labels, 13 px in figures.css) is never drawn smaller than 11 px: a
+// graph keeps at least 11/13 of its size, and a column too narrow for that (a phone) scrolls it sideways.
+const SMALLEST_TEXT = 13;
+const READABLE_TEXT = 11;
 
 /**
  * Column and row of every node of `graph` ({nodes, edges} from graph_trace.py). A computed value
@@ -190,12 +194,18 @@ export function layoutGraph(graph) {
   return { column, row, columns: Math.max(...column.values()) + 1, rows: Math.max(...row.values()) + 1 };
 }
 
-/** An <svg> showing `graph`: one box per value (data and gradient), one arrow per engine edge. */
+/**
+ * An <svg> showing `graph`: one box per value (data and gradient), one arrow per engine edge, each edge's
+ * labels drawn over the boxes and lines with a halo. It comes inside a frame that scrolls sideways when the
+ * column is too narrow to draw its text at 11 px or more (the frame can take the focus, for the arrow keys).
+ */
 export function graphDrawing(graph, label) {
   const { column, row, columns, rows } = layoutGraph(graph);
   const width = 2 * BOX.margin + columns * BOX.width + (columns - 1) * BOX.columnGap;
   const height = 2 * BOX.margin + rows * BOX.height + (rows - 1) * BOX.rowGap + 24;
   const svg = drawing(width, height, label);
+  svg.classList.add("figure__graph");
+  svg.style.minWidth = `${Math.ceil((width * READABLE_TEXT) / SMALLEST_TEXT)}px`; // a style set by a script: the CSP allows it
   const corner = (id) => [BOX.margin + column.get(id) * (BOX.width + BOX.columnGap),
     BOX.margin + 12 + row.get(id) * (BOX.height + BOX.rowGap)];
   const arrowId = `figure-arrow-${nextId++}`;
@@ -204,14 +214,24 @@ export function graphDrawing(graph, label) {
   const parallel = new Map(); // "parent-child" -> how many edges join that pair
   for (const edge of graph.edges) parallel.set(`${edge.parent}-${edge.child}`, (parallel.get(`${edge.parent}-${edge.child}`) ?? 0) + 1);
   const seen = new Map();
+  const labels = svgElement("g", { class: "figure__edge-labels" });
   for (const edge of graph.edges) {
     const pair = `${edge.parent}-${edge.child}`;
     const index = seen.get(pair) ?? 0;
     seen.set(pair, index + 1);
-    svg.append(edgeDrawing(edge, corner(edge.parent), corner(edge.child), index - (parallel.get(pair) - 1) / 2, arrowId));
+    const [line, text] = edgeDrawing(edge, corner(edge.parent), corner(edge.child), index - (parallel.get(pair) - 1) / 2, arrowId);
+    svg.append(line);
+    labels.append(text);
   }
   for (const node of graph.nodes) svg.append(nodeDrawing(node, corner(node.id)));
-  return svg;
+  svg.append(labels); // over the boxes and every line
+  const frame = document.createElement("div");
+  frame.className = "figure__scroll";
+  frame.tabIndex = 0;
+  frame.setAttribute("role", "group");
+  frame.setAttribute("aria-label", `${label} (scrolls sideways on a narrow screen)`);
+  frame.append(svg);
+  return frame;
 }
 
 function arrowHead(id, className = "") {
@@ -223,7 +243,8 @@ function arrowHead(id, className = "") {
   return defs;
 }
 
-/** One edge from a parent's box to its child's box; `bend` separates edges joining the same pair. */
+/** One edge from a parent's box to its child's box, and its labels apart (to be drawn over the boxes):
+ *  [line, labels]; `bend` separates edges joining the same pair. */
 function edgeDrawing(edge, [parentX, parentY], [childX, childY], bend, arrowId) {
   const start = [parentX + BOX.width, parentY + BOX.height / 2];
   const end = [childX, childY + BOX.height / 2];
@@ -235,13 +256,14 @@ function edgeDrawing(edge, [parentX, parentY], [childX, childY], bend, arrowId) 
   const group = svgElement("g", { class: `figure__edge figure__edge--${edge.state}${edge.active ? " figure__edge--active" : ""}`,
     "data-edge": `${edge.parent}-${edge.child}` });
   group.append(svgElement("path", { d: `M${start}Q${control} ${end}`, "marker-end": `url(#${arrowId})` }));
-  group.append(svgElement("text", { x: middle[0], y: labelY, "text-anchor": "middle", class: "figure__edge-local" },
+  const labels = svgElement("g", { class: "figure__edge-label" });
+  labels.append(svgElement("text", { x: middle[0], y: labelY, "text-anchor": "middle", class: "figure__edge-local" },
     `× ${edge.local_text}`));
   if (edge.contribution_text !== null) {
-    group.append(svgElement("text", { x: middle[0], y: labelY + 15, "text-anchor": "middle", class: "figure__edge-contribution" },
+    labels.append(svgElement("text", { x: middle[0], y: labelY + 16, "text-anchor": "middle", class: "figure__edge-contribution" },
       `adds ${edge.contribution_text}`));
   }
-  return group;
+  return [group, labels];
 }
 
 /** One sentence for screen readers: every value with its gradient so far, and how far the backward pass is. */

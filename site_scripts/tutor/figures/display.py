@@ -28,6 +28,15 @@ def number_text(value, digits=6):
     return text.replace("-", MINUS, 1) if text.startswith("-") else text
 
 
+def exact_text(value):
+    """`value` written so that it reads back as the same float: number_text's six digits when they do, else
+    every digit it needs (a reader's −6.0000001 is not "−6")."""
+    text = number_text(value)
+    if not math.isfinite(value) or "×" in text or float(text.replace(MINUS, "-")) == value:
+        return text
+    return repr(float(value)).replace("-", MINUS, 1)
+
+
 def checked_number(name, value, low=None, high=None):
     """`value` as a float, or a ValueError a reader can act on."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):

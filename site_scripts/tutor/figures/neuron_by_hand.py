@@ -26,7 +26,7 @@ import math
 from tinygrad import Value
 
 from .by_hand import checked_texts, entry, open_row, rows
-from .display import number_text, state_field, typed_number
+from .display import exact_text, number_text, state_field, typed_number
 from .graph_trace import chain_rule
 
 TITLE = "A neuron by hand"
@@ -205,7 +205,7 @@ def slip(key, text, number, expected, mine):
                 return sentence
     if distance(number, accepted_ranges(key, expected, mine)) <= CLOSE:
         return closeness(key, text, mine)
-    return f"Not {number_text(number)}. {rule(key, expected, mine)}"
+    return f"Not {exact_text(number)}. {rule(key, expected, mine)}"
 
 
 def right_sentence(key, expected):

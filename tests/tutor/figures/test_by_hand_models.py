@@ -135,9 +135,34 @@ def test_each_slip_in_the_loss_graph_names_the_rule_it_missed():
     assert "That is the local derivative alone" in slip_message("ŷ", 1)  # ŷ's edge into e carries × 1
     assert "the sign is not" in slip_message("y", -g["y"])
     assert "the local derivative is missing" in slip_message("w", g["w·x"])
-    # x's edge into w·x carries w = 1; multiplying by the other operand's derivative (x = 2) gives −12
-    assert slip_message("x", g["w·x"] * 2).startswith("That multiplies by the local derivative of the other operand (2)")
+    # x's edge into w·x carries w = 1; multiplying by the number on w's edge (x = 2) gives −12
+    assert slip_message("x", g["w·x"] * 2) == ("That used × 2, the number on w's edge. The edge from x carries × 1 "
+                                               "(the other operand, w = 1).")
+    assert slip_message("w", g["w·x"] * 1) != slip_message("x", g["w·x"] * 2)  # × 1 on w is the local derivative left out
     assert slip_message("x", 5).startswith("Not 5. Each edge into x hands back the gradient of its result")
+
+
+def test_a_wrong_entry_is_quoted_as_typed_not_rounded():
+    """−6.0000001 was answered "Not −6." (six significant digits): a wrong entry is quoted with every digit it has."""
+    state = fill(right_up_to("e"), [("e", "-6.0000001")])
+    assert state["warning"] and state["messages"][0].startswith("Not −6.0000001.")
+    assert fill(right_up_to("x"), [("x", "5")])["messages"][0].startswith("Not 5.")
+    assert neuron_by_hand.check_entry(neuron_by_hand.initial(), "n", "5.0000001")["messages"][0].startswith("Not 5.0000001.")
+
+
+def test_each_field_repeats_the_numbers_on_its_boxs_edges():
+    """On a phone the graph is far above the last fields: each field says what the graph writes on the edges out
+    of its box, read from the engine's edges."""
+    hints = {row["key"]: row["hint"] for row in backprop_by_hand.initial()["forms"]["loss"]}
+    assert hints == {"L": "the output: start here", "e": "its edge to L: × −6", "ŷ": "its edge to e: × 1",
+                     "y": "its edge to e: × −1", "w·x": "its edge to ŷ: × 1", "b": "its edge to ŷ: × 1",
+                     "w": "its edge to w·x: × 2", "x": "its edge to w·x: × 1"}
+    graph = backprop_by_hand.Graph("loss")
+    for value, hint in zip(graph.filling, hints.values()):
+        for child, _, local in graph.uses[value]:
+            assert f"to {graph.symbol[child]}: " in hint and f"× {number_text(local)}" in hint
+    paths = {row["key"]: row["hint"] for row in backprop_by_hand.initial()["forms"]["paths"]}
+    assert paths["a"] == "its edges to q: × 1; to a·a: × 3, × 3"
 
 
 def test_in_a_times_a_plus_a_every_partial_sum_of_the_three_paths_is_named():
