@@ -10,7 +10,8 @@ compared with the usual slips, computed from the same edges (one path of several
 left out or taken from the other operand, the sign, the value instead of its gradient) and the sentence
 names the rule that was missed. Bad input (text, an empty field, 1e309, "2,5") gets a sentence and
 changes nothing. Once every box is right, the engine's own backward() fills a copy of the graph and the
-state says whether it agrees box by box (an edited engine may not).
+state says whether it agrees box by box (an edited engine may not). Every state says how many boxes of both
+graphs are right (`progress`), which the page keeps for the reader's work file.
 What it is not: the view (backprop_by_hand.mjs draws the graphs with svg.mjs and the fields with the
 frame's number fields), or a second engine: expected gradients come from the engine's own edges.
 """
@@ -23,6 +24,7 @@ from .graph_trace import EDGE_DIGITS, chain_rule, completion_order, trace, value
 
 TITLE = "Backpropagate by hand"
 PAGE_CALLS = ("initial", "check_entry", "choose_graph", "start_again")
+SAVES_PROGRESS = True  # its states carry `progress`, the boxes right: the work file and the class overview count it
 GRAPHS = {  # choice -> (the radio's label, build() returning (root, names))
     "loss": ("L = (w·x + b − y)²", backprop_graph.build),
     "paths": ("q = a·a + a", paths_add_up.build),
@@ -214,6 +216,9 @@ def view(choice, texts, messages, warning=False):
         "engine_graph": engine_graph,
         "finished": current is None,
         "right_text": f"{right} of {len(form)}",
+        # the boxes right in both graphs, which the page saves (the most so far) for "Your work" and the class overview
+        "progress": {"right": sum(row["right"] for form in forms.values() for row in form),
+                     "total": sum(len(form) for form in forms.values())},
         "messages": messages,
         "warning": warning,
     }

@@ -18,7 +18,8 @@ from the exact numbers and from the reader's own; bad input gets a sentence. The
 engine's graph: its data, the local derivative it stored on tanh's edge, and the chain rule over its edges;
 once every field is right, the engine's own backward() gives the column shown beside the reader's, and the
 last message names each field where the reader's carried rounding left their number more than rounding
-away from the engine's.
+away from the engine's. Every state says how many fields are right (`progress`), which the page keeps for the
+reader's work file.
 What it is not: the view (neuron_by_hand.mjs draws the neuron and the fields).
 """
 import math
@@ -31,6 +32,7 @@ from .graph_trace import chain_rule
 
 TITLE = "A neuron by hand"
 PAGE_CALLS = ("initial", "check_entry", "start_again")
+SAVES_PROGRESS = True  # its states carry `progress`, the fields right: the work file and the class overview count it
 X1, X2, W1, W2 = 2, 3, -1, 1
 B = math.log(2) - 1  # makes the weighted sum ln 2, so that t = tanh(ln 2) = 0.6 exactly
 ROUNDING = 0.005  # what rounding to two decimals may move a number by
@@ -275,6 +277,7 @@ def view(texts, messages, warning=False):
         "engine": engine,
         "finished": current is None,
         "right_text": f"{right} of {len(form)}",
+        "progress": {"right": right, "total": len(form)},  # saved by the page for "Your work" and the class overview
         "messages": messages,
         "warning": warning,
         "description": (f"A neuron with inputs x₁ = {X1} and x₂ = {X2}, weights w₁ = {number_text(W1)} and "
