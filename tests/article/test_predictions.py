@@ -136,6 +136,15 @@ def test_the_mystery_curves_reason_says_where_it_rises_and_falls_as_its_slope_do
         assert f"{turn:.2f}".replace("-", "\u2212") in reason
 
 
+def test_forward_mode_is_taught_before_a_prediction_asks_about_it():
+    """The review found `forward-mode-cost` asked before the section that teaches forward mode."""
+    text = (DOCS / "checking.md").read_text(encoding="utf-8")
+    taught = text.index("## Forward mode beside reverse mode")
+    assert taught < text.index('<div data-prediction="forward-mode-cost">')
+    assert taught < text.index('<div data-widget="gradient_cost">')  # the figure draws forward mode too
+    assert "forward mode" not in text[:taught].lower()
+
+
 @pytest.mark.parametrize("typed, read", [
     ("7", 7), (" -2.5 ", -2.5), ("\u22126", -6), (".5", 0.5), ("1e-5", 1e-5), ("+3", 3),
     ("", "Type a number first"), ("   ", "Type a number first"), ("seven", "That is not a number"),
