@@ -112,6 +112,25 @@ def test_xor_surface_learns_with_four_neurons_and_stalls_with_two(page, site_url
     assert finding in messages(figure) and "saturated" in finding
 
 
+def test_xor_surface_has_a_colour_key_that_matches_its_colours(page, site_url, built_site, clean_run):
+    """The review: no key to the colours. One line names each colour with the target it leans to, beside a
+    swatch painted like the cells, and the prose does not place the table "on the right" (it is below)."""
+    figure = open_figure(page, site_url, built_site, "xor_surface")
+    key = figure.locator(".figure__key")
+    expect(key).to_have_text("Colours:  blue towards +1,  orange towards −1, paler near 0 (the output, the targets "
+                             "and the hidden outputs).")
+    blue, orange = "rgb(21, 101, 192)", "rgb(230, 81, 0)"  # figures.css: --figure-value and --figure-secant
+    assert key.locator(".figure__surface--positive").evaluate("s => getComputedStyle(s).backgroundColor") == blue
+    assert key.locator(".figure__surface--negative").evaluate("s => getComputedStyle(s).backgroundColor") == orange
+    targets = {figure.locator(".figure__target--positive").first.evaluate("c => getComputedStyle(c).fill"),
+               figure.locator(".figure__target--negative").first.evaluate("c => getComputedStyle(c).fill")}
+    assert targets == {blue, orange}
+    paragraph = page.locator("article p", has_text="hidden neurons' outputs at the four inputs")
+    assert "on the right" not in paragraph.inner_text() and '"hidden outputs"' in paragraph.inner_text()
+    table_top = figure.locator(".figure__hidden").bounding_box()["y"]
+    assert table_top > figure.locator(".figure__picture svg").first.bounding_box()["y"]  # below the surface at 1280 px
+
+
 def test_gradients_of_all_17_parameters_agree_with_central_differences(page, site_url, built_site, clean_run):
     model = cpython_model("xor_gradients")
     figure = open_figure(page, site_url, built_site, "xor_gradients")
