@@ -221,7 +221,7 @@ def test_each_block_computes_what_its_prediction_answers(site):
         found = observed_after_blocks(page_parts(site, page_file), solutions=page_file == "build-your-own.md")
         for identifier, answer in found.items():
             assert answer["ok"], (identifier, answer)
-            assert abs(answer["value"] - PREDICTIONS[identifier]["answer"]) <= PREDICTIONS[identifier]["tolerance"], (
+            assert abs(answer["value"]["value"] - PREDICTIONS[identifier]["answer"]) <= PREDICTIONS[identifier]["tolerance"], (
                 identifier, answer["value"], PREDICTIONS[identifier]["answer"])
 
 

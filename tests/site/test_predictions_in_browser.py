@@ -138,6 +138,18 @@ def test_the_block_confirms_the_answer_after_it_ran(page, site_url):
                                       "you predicted 10.", timeout=PYTHON_TIMEOUT_MS)
 
 
+def test_a_list_the_block_computed_is_confirmed_as_its_length(page, site_url):
+    """The review read "The block computed network.layers = 2": a list is counted, so it is named len(...)."""
+    prediction = PREDICTIONS["zip-pairs"]
+    assert prediction["observe"] == "network.layers"
+    open_lesson(page, site_url, "complete-engine/")
+    group = question_group(page, prediction)
+    answer_with(group, number(prediction["answer"]))
+    run_block(block_titled(page, "The network, layer by layer"))
+    expect(group.get_by_role("status").nth(1)).to_have_text(
+        f"The block computed len(network.layers) = {number(prediction['answer'])}, as you predicted.", timeout=PYTHON_TIMEOUT_MS)
+
+
 def test_clear_my_saved_edits_also_forgets_the_answers(page, site_url):
     open_lesson(page, site_url)
     group = question_group(page, FIRST_RUN)

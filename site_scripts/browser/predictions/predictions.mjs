@@ -229,10 +229,10 @@ class Prediction {
       this.showConfirmation([`The block ran, but `, code(name), ` could not be read: ${error.message}`]);
       return;
     }
-    const computed = [`The block computed `, code(name), ` = ${found}`];
+    const computed = [`The block computed `, code(found.label), ` = ${found.value}`]; // "len(network.layers)" for a list
     const read = this.check.kind === "number" && this.saved?.answer ? readNumber(this.saved.answer) : null;
     if (!read?.ok) this.showConfirmation([...computed, "."]);
-    else if (judgeNumber(found, { answer: read.value, tolerance: this.check.tolerance }).correct) {
+    else if (judgeNumber(found.value, { answer: read.value, tolerance: this.check.tolerance }).correct) {
       this.showConfirmation([...computed, ", as you predicted."]);
     } else this.showConfirmation([...computed, `; you predicted ${this.saved.answer}.`]);
   }
