@@ -195,3 +195,16 @@ def test_backprop_by_hand_says_beside_each_field_the_numbers_on_its_boxs_edges(p
         gap = field.evaluate("field => field.getBoundingClientRect().top - document.getElementById("
                              "field.getAttribute('aria-describedby')).getBoundingClientRect().bottom")
         assert 0 <= gap < 40, box["key"]  # just above its field
+
+
+def test_a_tapped_button_stays_readable(phone_page, site_url, built_site):
+    """A tap leaves "Check answer" focused (and hovered) on a phone: its text must still read at 4.5:1."""
+    from test_accessibility import BUTTON_CONTRAST
+    open_phone_page(phone_page, site_url, "")
+    group = phone_page.locator(".prediction", has=phone_page.locator("input[type=text]")).first
+    group.scroll_into_view_if_needed()
+    group.get_by_role("textbox", name="Your answer").fill("10")
+    check = group.get_by_role("button", name="Check answer")
+    check.tap()
+    assert check.evaluate("button => button.matches(':focus') || button.matches(':hover')")
+    assert check.evaluate(BUTTON_CONTRAST) >= 4.5
