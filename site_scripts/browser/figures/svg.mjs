@@ -93,7 +93,9 @@ export function plot(svg, { xRange, yRange, box, xLabel, yLabel, xScale = "linea
     axes.append(svgElement("line", { x1: left, x2: left + width, y1: y(0), y2: y(0), class: "figure__zero" }));
   }
   axes.append(svgElement("text", { x: left + width / 2, y: top + height + 32, "text-anchor": "middle", class: "figure__axis-label" }, xLabel));
-  const labelX = left - 34;
+  // left of the widest tick label ("1000" is wider than the 34 px left for three characters), in the drawing
+  const widest = Math.max(0, ...yTicks.map((tick) => (yScale === "log" ? powerLabel(Math.round(Math.log10(tick))) : tickLabel(tick)).length));
+  const labelX = Math.max(12, Math.min(left - 34, left - 14 - widest * 6.6));
   axes.append(svgElement("text", { x: labelX, y: top + height / 2, "text-anchor": "middle", class: "figure__axis-label",
     transform: `rotate(-90 ${labelX} ${top + height / 2})` }, yLabel));
   svg.append(axes);

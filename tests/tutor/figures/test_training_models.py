@@ -321,6 +321,18 @@ def counted_by_hand(n):
     return {"forward": 2 * (n - 1) + 3, "backward": 4 * (n - 1) + 4}
 
 
+def test_the_cost_sliders_steps_are_about_even_on_a_logarithmic_axis():
+    """The slider was linear from 1 to 1,000 under a logarithmic axis: now each arrow key steps to the next of
+    PARAMETER_STEPS, at most twice the one before, with 10 and 100 about a third and two thirds of the way."""
+    steps = gradient_cost.PARAMETER_STEPS
+    span = len(steps) - 1
+    assert steps[0] == gradient_cost.PARAMETERS_RANGE["min"] and steps[-1] == gradient_cost.PARAMETERS_RANGE["max"]
+    assert gradient_cost.DEFAULT_PARAMETERS in steps and steps == sorted(set(steps))
+    assert all(1 < later / earlier <= 2 for earlier, later in zip(steps, steps[1:]))
+    assert abs(steps.index(10) / span - 1 / 3) < 0.06 and abs(steps.index(100) / span - 2 / 3) < 0.02
+    assert gradient_cost.initial()["parameter_steps"] == steps
+
+
 @pytest.mark.parametrize("n", [1, 2, 17, 1000])
 def test_operation_counts_walk_the_engines_graph(n):
     cost = gradient_cost.costs(n)
