@@ -99,10 +99,11 @@ def test_show_me_reveals_the_answer_and_is_remembered(page, site_url):
 
 
 @pytest.mark.parametrize("typed, message", [
-    ("", "Type a number first"),
-    ("seven", "That is not a number"),
-    ("1e309", "That number is too large to check"),
-    ("2,5", "Use a point for decimals, as in 2.5"),
+    ("", "Type a number for your answer first."),
+    ("seven", "“seven” is not a number."),
+    ("1e309", "“1e309” is infinite for a float"),
+    ("2,5", "Write the decimal point as a point: 2.5 rather than 2,5."),
+    ("3/4", "Type 3/4 as a decimal, 0.75."),
 ])
 def test_input_that_is_not_a_number_gets_a_plain_message_and_loses_nothing(page, site_url, typed, message):
     open_lesson(page, site_url, "backpropagation/")

@@ -48,10 +48,11 @@ def test_typed_numbers_are_read_with_either_minus_sign(text, number):
     ("nan", "“nan” is not a number."),
     ("1 2", "“1 2” is not a number."),
     ("1e309", "“1e309” is infinite for a float"),
-    ("-inf", "“-inf” is infinite for a float"),
+    ("-inf", "“-inf” is not a number."),
+    ("1_000", "“1_000” is not a number."),
     ("2,5", "Write the decimal point as a point: 2.5 rather than 2,5."),
     ("−0,25", "Write the decimal point as a point: −0.25 rather than −0,25."),
-    ("1/4", "Type 1/4 as a decimal number: 0.25."),
+    ("1/4", "Type 1/4 as a decimal, 0.25."),
     ("9" * 41, "That is too long for a number (41 characters)"),
 ])
 def test_bad_input_gets_a_sentence_and_no_exception(text, sentence):
