@@ -152,6 +152,7 @@ function pathData(pixels) {
 // ---- Computation graphs ------------------------------------------------------------------
 
 const BOX = { width: 104, height: 66, columnGap: 56, rowGap: 40, margin: 12 };
+const CHARACTER_WIDTH = 8; // about what a character of a box's 14 px text takes (bold included)
 // The smallest text of a graph (its edge labels, 13 px in figures.css) is never drawn smaller than 11 px: a
 // graph keeps at least 11/13 of its size, and a column too narrow for that (a phone) scrolls it sideways.
 const SMALLEST_TEXT = 13;
@@ -203,12 +204,17 @@ export function layoutGraph(graph) {
  */
 export function graphDrawing(graph, label) {
   const { column, row, columns, rows } = layoutGraph(graph);
-  const width = 2 * BOX.margin + columns * BOX.width + (columns - 1) * BOX.columnGap;
+  // boxes as wide as their longest name or value ("value 2.45765 × 10⁻⁵" under show()), at least BOX.width; not
+  // their gradients, which appear step by step: the boxes keep their size while the pass goes on
+  const longest = Math.max(...graph.nodes.flatMap((node) => [nodeHeading(node), `value ${node.data_text}`]
+    .map((text) => [...text].length)));
+  const box = { ...BOX, width: Math.max(BOX.width, Math.ceil(longest * CHARACTER_WIDTH + 14)) };
+  const width = 2 * box.margin + columns * box.width + (columns - 1) * box.columnGap;
   const height = 2 * BOX.margin + rows * BOX.height + (rows - 1) * BOX.rowGap + 24;
   const svg = drawing(width, height, label);
   svg.classList.add("figure__graph");
   svg.style.minWidth = `${Math.ceil((width * READABLE_TEXT) / SMALLEST_TEXT)}px`; // a style set by a script: the CSP allows it
-  const corner = (id) => [BOX.margin + column.get(id) * (BOX.width + BOX.columnGap),
+  const corner = (id) => [box.margin + column.get(id) * (box.width + box.columnGap),
     BOX.margin + 12 + row.get(id) * (BOX.height + BOX.rowGap)];
   const arrowId = `figure-arrow-${nextId++}`;
   svg.append(arrowHead(arrowId));
@@ -221,11 +227,11 @@ export function graphDrawing(graph, label) {
     const pair = `${edge.parent}-${edge.child}`;
     const index = seen.get(pair) ?? 0;
     seen.set(pair, index + 1);
-    const [line, text] = edgeDrawing(edge, corner(edge.parent), corner(edge.child), index - (parallel.get(pair) - 1) / 2, arrowId);
+    const [line, text] = edgeDrawing(edge, corner(edge.parent), corner(edge.child), index - (parallel.get(pair) - 1) / 2, arrowId, box);
     svg.append(line);
     labels.append(text);
   }
-  for (const node of graph.nodes) svg.append(nodeDrawing(node, corner(node.id)));
+  for (const node of graph.nodes) svg.append(nodeDrawing(node, corner(node.id), box));
   svg.append(labels); // over the boxes and every line
   const frame = document.createElement("div");
   frame.className = "figure__scroll";
@@ -247,11 +253,11 @@ function arrowHead(id, className = "") {
 
 /** One edge from a parent's box to its child's box, and its labels apart (to be drawn over the boxes):
  *  [line, labels]; `bend` separates edges joining the same pair. */
-function edgeDrawing(edge, [parentX, parentY], [childX, childY], bend, arrowId) {
-  const start = [parentX + BOX.width, parentY + BOX.height / 2];
-  const end = [childX, childY + BOX.height / 2];
-  const skipsColumns = childX - parentX > BOX.width + BOX.columnGap;
-  const offset = bend * 130 + (skipsColumns && bend === 0 ? BOX.height * 1.6 : 0);
+function edgeDrawing(edge, [parentX, parentY], [childX, childY], bend, arrowId, box) {
+  const start = [parentX + box.width, parentY + box.height / 2];
+  const end = [childX, childY + box.height / 2];
+  const skipsColumns = childX - parentX > box.width + box.columnGap;
+  const offset = bend * 130 + (skipsColumns && bend === 0 ? box.height * 1.6 : 0);
   const control = [(start[0] + end[0]) / 2, (start[1] + end[1]) / 2 + offset];
   const middle = [(start[0] + 2 * control[0] + end[0]) / 4, (start[1] + 2 * control[1] + end[1]) / 4];
   const labelY = offset > 0 ? middle[1] + 14 : middle[1] - 22; // labels sit on the outer side of a bent edge
@@ -280,14 +286,16 @@ export function graphDescription(graph) {
 /** How a graph's box names its value: "e = ŷ − y" for a computed value with a formula, else "w". */
 export const nodeHeading = (node) => (node.formula ? `${node.symbol} = ${node.formula}` : node.symbol);
 
-function nodeDrawing(node, [x, y]) {
+function nodeDrawing(node, [x, y], box) {
   const reached = node.grad_text !== null;
   const group = svgElement("g", { class: `figure__node${reached ? " figure__node--reached" : ""}${node.is_active ? " figure__node--active" : ""}`,
     "data-node": node.symbol });
-  group.append(svgElement("rect", { x, y, width: BOX.width, height: BOX.height, rx: 6 }));
-  group.append(svgElement("text", { x: x + BOX.width / 2, y: y + 18, "text-anchor": "middle", class: "figure__node-name" }, nodeHeading(node)));
-  group.append(svgElement("text", { x: x + BOX.width / 2, y: y + 38, "text-anchor": "middle", "data-field": "data", class: "figure__node-value" }, `value ${node.data_text}`));
-  group.append(svgElement("text", { x: x + BOX.width / 2, y: y + 57, "text-anchor": "middle", "data-field": "grad", class: "figure__node-grad" },
-    `grad ${reached ? node.grad_text : "–"}`));
+  group.append(svgElement("rect", { x, y, width: box.width, height: box.height, rx: 6 }));
+  group.append(svgElement("text", { x: x + box.width / 2, y: y + 18, "text-anchor": "middle", class: "figure__node-name" }, nodeHeading(node)));
+  group.append(svgElement("text", { x: x + box.width / 2, y: y + 38, "text-anchor": "middle", "data-field": "data", class: "figure__node-value" }, `value ${node.data_text}`));
+  const grad = `grad ${reached ? node.grad_text : "–"}`;
+  const squeezed = [...grad].length * CHARACTER_WIDTH > box.width - 8 ? { textLength: box.width - 8, lengthAdjust: "spacingAndGlyphs" } : {};
+  group.append(svgElement("text", { x: x + box.width / 2, y: y + 57, "text-anchor": "middle", "data-field": "grad",
+    class: "figure__node-grad", ...squeezed }, grad)); // a long gradient is squeezed into its box
   return group;
 }
