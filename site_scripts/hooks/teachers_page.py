@@ -8,9 +8,11 @@ Markdown before it is rendered:
   [[minutes PAGE.md]]    an estimate of the minutes a class needs for docs/PAGE.md, from the page
                          itself: its prose (no code, display math or HTML tags) read at READING_SPEED words a minute, plus a fixed time per
                          runnable block, figure and exercise (the page states the same rule);
-  [[exit-questions PAGE.md]]  that chapter's exit questions with their answers and its misconceptions,
+  [[exit-questions PAGE.md]]  that chapter's exit questions, each answer in a collapsed note ("Answer",
+                         a <details> that needs no JavaScript and prints open), and its misconceptions,
                          from docs/teachers-questions.yml (QUESTIONS_FILE, kept out of the site; the tests
                          recompute every number in it);
+  [[figures PAGE.md]]    how many figures docs/PAGE.md holds, in words: "one figure", "three figures";
 and, after the build, in the built page (the sizes are only known then):
   [[megabytes python]]   the files Python needs to start on a page (Pyodide, the start-up snapshot, the
                          wheels: PYTHON_FILES), in megabytes of 10^6 bytes with one decimal;
@@ -33,7 +35,7 @@ import runnable_fence
 from docs_data import kept_out, read_yaml
 from tutor_sources import EXERCISES
 
-MARKER = re.compile(r"\[\[(?P<kind>solution|minutes|exit-questions) (?P<name>[^\]\s]+)\]\]")
+MARKER = re.compile(r"\[\[(?P<kind>solution|minutes|exit-questions|figures) (?P<name>[^\]\s]+)\]\]")
 SIZE_MARKER = re.compile(r"\[\[megabytes (?P<name>python|offline)\]\]")
 QUESTIONS_FILE = "teachers-questions.yml"  # inside docs_dir
 PYTHON_FILES = ("assets/vendor/pyodide/", "assets/snapshot/", "assets/wheels/")  # what a page's first run downloads besides the page
@@ -46,6 +48,8 @@ DISPLAY_MATH = re.compile(r"\$\$.*?\$\$", flags=re.S)
 HTML_TAG = re.compile(r"<[^>]*>")
 WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 FIGURE = re.compile(r'data-widget="')
+COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+ANSWER_NOTE = '??? note exit-answer "Answer"'  # a collapsed pymdownx.details note; class.css prints it open
 
 
 def exercise_names():
@@ -92,13 +96,19 @@ def questions_markdown(entry):
     """One chapter's exit questions (a numbered list, each with its answer) and misconceptions (a list)."""
     lines = ["**Exit questions.**", ""]
     for number, item in enumerate(entry.get("exit", []), start=1):
-        lines += [f"{number}. {item['question']}  ", f"    *Answer:* {item['answer']}"]
+        lines += [f"{number}. {item['question']}", "", f"    {ANSWER_NOTE}", "", f"        {item['answer']}", ""]
     if entry.get("misconceptions"):
         lines += ["", "**Misconceptions.**", ""]
         for item in entry["misconceptions"]:
             lines.append(f"- **{item['question']}:** {item['wrong']}. *What it means:* {item['means']}. "
                          f"*Respond:* {item['respond']}")
     return "\n".join(lines) + "\n"
+
+
+def figures_text(markdown):
+    """How many figures a chapter's Markdown holds, in words: "three figures"."""
+    count = chapter_counts(markdown)["figures"]
+    return f"{COUNT_WORDS[count] if count < len(COUNT_WORDS) else count} figure{'' if count == 1 else 's'}"
 
 
 def on_files(files, config):
@@ -125,7 +135,9 @@ def on_page_markdown(markdown, page, config, files):
             return questions_markdown(questions[match["name"]])
         chapter = docs / match["name"]
         if chapter.suffix != ".md" or not chapter.is_file():
-            raise PluginError(f"teachers_page: [[minutes {match['name']}]] names no page of {docs}")
+            raise PluginError(f"teachers_page: [[{match['kind']} {match['name']}]] names no page of {docs}")
+        if match["kind"] == "figures":
+            return figures_text(chapter.read_text(encoding="utf-8"))
         return str(minutes(chapter.read_text(encoding="utf-8")))
 
     return MARKER.sub(filled, markdown)

@@ -3,7 +3,9 @@
 What it is: while the pages are built it notes, in nav order, every page with runnable blocks (its path
 relative to the site's root, as the browser's saved edits name it, its title and how many blocks it
 has) and every exercise (its name, page, block number and title), read from the blocks the runnable
-fence wrote (runnable_fence.BLOCK_OPENING, the same pattern its own hook reads). After the build it
+fence wrote (runnable_fence.BLOCK_OPENING, the same pattern its own hook reads), and on those pages every
+checked prediction (its id and page) and every figure the reader fills in by hand (a model that sets
+SAVES_PROGRESS: its name, page and TITLE), from the placeholders the chapters hold. After the build it
 writes them, with the site's name and a fingerprint of the lesson's code (`build`: it changes whenever
 a block's code, an exercise or a page changes), as assets/lesson/browser/work/lesson.json, and copies
 the work file's JSON Schema (site_scripts/browser/work/work-file.schema.json) beside it, where the
@@ -17,21 +19,29 @@ import json
 import shutil
 from pathlib import Path
 
+import re
+
 import runnable_fence  # MkDocs puts the hooks' folder on sys.path while it loads a hook
+from tutor_sources import FIGURE_MODELS, module_constants
 
 SCHEMA = Path(__file__).resolve().parents[1] / "browser" / "work" / "work-file.schema.json"
 TARGET = Path("assets") / "lesson" / "browser" / "work"
 MAP_NAME = "lesson.json"
 BUILD_YOUR_OWN = "build-your-own.md"   # the chapter whose exercises are the steps of the reader's own engine
 
+PREDICTION = re.compile(r'<div data-prediction="(?P<id>[^"]*)"></div>')  # predictions.py's placeholder, not yet filled
+FIGURE = re.compile(r'<div[^>]*\sdata-widget="(?P<name>[a-z_][a-z0-9_]*)"')  # figures.py's placeholder, not yet filled
+
 pages = {}        # src_uri -> {"path", "title", "blocks"}, filled in on_page_content
 exercises = {}    # src_uri -> [{"name", "chapter", "block", "title"}, ...]
+predictions = {}  # src_uri -> [{"id", "chapter"}, ...]
+by_hand = {}      # src_uri -> [{"name", "chapter", "title"}, ...]: the figures whose progress the page saves
 sources = {}      # src_uri -> every block's source, for the fingerprint
 nav_order = []    # src_uri of the nav's pages, in order
 
 
 def on_pre_build(config):
-    for collected in (pages, exercises, sources):
+    for collected in (pages, exercises, sources, predictions, by_hand):
         collected.clear()
     nav_order.clear()
 
@@ -51,7 +61,19 @@ def on_page_content(content, page, config, files):
                        "title": html.unescape(opening["title"] or "")}
                       for number, opening in enumerate(openings, start=1) if opening["exercise"]]
     sources[uri] = [html.unescape(opening["source"]) for opening in openings]
+    predictions[uri] = [{"id": match["id"], "chapter": page.url} for match in PREDICTION.finditer(content)]
+    by_hand[uri] = [{"name": name, "chapter": page.url, "title": constants["TITLE"]}
+                    for name in dict.fromkeys(match["name"] for match in FIGURE.finditer(content))
+                    for constants in [figure_constants(name)] if constants.get("SAVES_PROGRESS") is True]
     return content
+
+
+def figure_constants(name):
+    """The plain constants of figure `name`'s model ({} when there is no such model: figures.py says so)."""
+    try:
+        return module_constants(FIGURE_MODELS / f"{name}.py")
+    except OSError:
+        return {}
 
 
 def lesson_map(site_name):
@@ -63,7 +85,8 @@ def lesson_map(site_name):
                                             sort_keys=True).encode()).hexdigest()[:16]
     own = pages.get(BUILD_YOUR_OWN, {}).get("path")
     return {"site": {"name": site_name, "build": fingerprint}, "chapters": chapters, "exercises": listed,
-            "buildYourOwn": own}
+            "predictions": [item for uri in order for item in predictions[uri]],
+            "figures": [item for uri in order for item in by_hand[uri]], "buildYourOwn": own}
 
 
 def on_post_build(config):

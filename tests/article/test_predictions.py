@@ -118,12 +118,40 @@ def test_a_sum_of_two_paths_of_a_times_a_plus_a_is_named_for_what_it_counted():
         assert "forgot the `+ a`" in says[shares[1] + shares[2]], identifier
 
 
+def test_the_mystery_curves_reason_says_where_it_rises_and_falls_as_its_slope_does():
+    """The reason of `mystery-turns` names, in order, whether f rises or falls on each stretch between its
+    turns, as the sign of the engine's slope there says (f'(−3) > 0: it rises first), and the turns' x."""
+    from tutor.figures import mystery_curve
+    low, high = mystery_curve.X_RANGE["min"], mystery_curve.X_RANGE["max"]
+    xs = [low + (high - low) * i / 6000 for i in range(6001)]
+    slopes = [mystery_curve.value_and_slope(x)[1] for x in xs]
+    turns = [(a + b) / 2 for a, b, sa, sb in zip(xs, xs[1:], slopes, slopes[1:]) if (sa > 0) != (sb > 0)]
+    edges = [low, *turns, high]
+    directions = ["rises" if mystery_curve.value_and_slope((a + b) / 2)[1] > 0 else "falls"
+                  for a, b in zip(edges, edges[1:])]
+    reason = PREDICTIONS["mystery-turns"]["reason"]
+    assert re.findall(r"\b(rises|falls)\b", reason) == directions
+    assert directions[0] == "rises" and len(turns) == PREDICTIONS["mystery-turns"]["answer"]
+    for turn in turns:
+        assert f"{turn:.2f}".replace("-", "\u2212") in reason
+
+
+def test_forward_mode_is_taught_before_a_prediction_asks_about_it():
+    """The review found `forward-mode-cost` asked before the section that teaches forward mode."""
+    text = (DOCS / "checking.md").read_text(encoding="utf-8")
+    taught = text.index("## Forward mode beside reverse mode")
+    assert taught < text.index('<div data-prediction="forward-mode-cost">')
+    assert taught < text.index('<div data-widget="gradient_cost">')  # the figure draws forward mode too
+    assert "forward mode" not in text[:taught].lower()
+
+
 @pytest.mark.parametrize("typed, read", [
     ("7", 7), (" -2.5 ", -2.5), ("\u22126", -6), (".5", 0.5), ("1e-5", 1e-5), ("+3", 3),
-    ("", "Type a number first"), ("   ", "Type a number first"), ("seven", "That is not a number"),
-    ("7 apples", "That is not a number"), ("1e309", "That number is too large"), ("-1e400", "That number is too large"),
-    ("2,5", "Use a point for decimals"), ("0x10", "That is not a number"), ("NaN", "That is not a number"),
-    ("Infinity", "That is not a number"),
+    ("", "Type a number for your answer first."), ("   ", "Type a number for your answer first."),
+    ("seven", "“seven” is not a number"), ("7 apples", "“7 apples” is not a number"),
+    ("1e309", "“1e309” is infinite for a float"), ("-1e400", "“-1e400” is infinite for a float"),
+    ("2,5", "Write the decimal point as a point: 2.5 rather than 2,5."), ("0x10", "“0x10” is not a number"),
+    ("NaN", "“NaN” is not a number"), ("Infinity", "“Infinity” is not a number"), ("3/4", "Type 3/4 as a decimal, 0.75."),
 ])
 def test_the_judge_reads_numbers_and_says_why_something_is_not_one(typed, read):
     found = run_judge(f"console.log(JSON.stringify(readNumber({json.dumps(typed)})));")
@@ -131,6 +159,23 @@ def test_the_judge_reads_numbers_and_says_why_something_is_not_one(typed, read):
         assert found["ok"] is False and found["message"].startswith(read), found
     else:
         assert found == {"ok": True, "value": read}
+
+
+NUMBER_ENTRIES = ["7", " -2.5 ", "\u22126", "\u20136", ".5", "1e-5", "+3", "1E3", "", "   ", "seven", "7 apples", "1 2",
+                  "1e309", "-1e400", "2,5", "\u22120,25", ",5", "0x10", "NaN", "nan", "Infinity", "-inf", "1_000",
+                  "3/4", "1/3", "-1/8", "2.5/0.5", "1/0", "1/3000000", "123456789/1", "9" * 40, "9" * 41, "1e-7",
+                  "0.000001", "-0"]
+
+
+def test_figures_and_predictions_read_numbers_by_the_same_rules_in_the_same_words():
+    """A reader met "Write the decimal point as a point: 2.5 rather than 2,5" in a figure and "Use a point for
+    decimals, as in 2.5: ..." in a prediction. The predictions' judge (judge.mjs, no Python) and the figures'
+    typed_number (display.py) read every entry of a table alike: the same number, or the same sentence."""
+    from tutor.figures.display import typed_number
+    found = run_judge(f"console.log(JSON.stringify({json.dumps(NUMBER_ENTRIES)}.map((text) => readNumber(text))));")
+    for typed, judged in zip(NUMBER_ENTRIES, found):
+        number, problem = typed_number(typed, "your answer")
+        assert judged == ({"ok": True, "value": number} if problem is None else {"ok": False, "message": problem}), typed
 
 
 class PageParts(html.parser.HTMLParser):
@@ -194,7 +239,7 @@ def test_each_block_computes_what_its_prediction_answers(site):
         found = observed_after_blocks(page_parts(site, page_file), solutions=page_file == "build-your-own.md")
         for identifier, answer in found.items():
             assert answer["ok"], (identifier, answer)
-            assert abs(answer["value"] - PREDICTIONS[identifier]["answer"]) <= PREDICTIONS[identifier]["tolerance"], (
+            assert abs(answer["value"]["value"] - PREDICTIONS[identifier]["answer"]) <= PREDICTIONS[identifier]["tolerance"], (
                 identifier, answer["value"], PREDICTIONS[identifier]["answer"])
 
 

@@ -266,6 +266,42 @@ def test_every_number_of_an_exit_question_or_misconception_is_computed(chapter, 
     assert not uncovered, f"numbers stated but not computed: {uncovered}"
 
 
+def test_exit_answers_are_in_collapsed_notes_that_need_no_javascript(site):
+    """Projected, the page showed each answer right under its question: each answer is in its own closed
+    <details> (pymdownx.details: no JavaScript), printed open by class.css."""
+    page = html_path(site, "teachers.md").read_text(encoding="utf-8")
+    notes = re.findall(r'<details class="note exit-answer"( open)?>\s*<summary>Answer</summary>(.*?)</details>', page, re.S)
+    exits = [item for groups in QUESTIONS["chapters"].values() for item in groups["exit"]]
+    assert len(notes) == len(exits) and not any(opened for opened, _ in notes)
+    for (_, body), item in zip(notes, exits):
+        words = re.findall(r"[A-Za-z]{4,}", re.sub(r"\$[^$]*\$|`[^`]*`", " ", item["answer"]))
+        shown = html.unescape(re.sub(r"<[^>]+>", " ", body))
+        assert all(word in shown for word in words), item["answer"]
+    css = (REPO / "site_scripts" / "browser" / "class" / "class.css").read_text(encoding="utf-8")
+    assert re.search(r"@media print \{\s*\.md-typeset details\.exit-answer::details-content \{[^}]*display: block", css)
+
+
+def test_the_one_lesson_plan_counts_the_figures_of_the_chapter_it_names(site):
+    """"both figures" stayed when the backpropagation chapter got its third: the count comes from the chapter."""
+    words = teachers_page.COUNT_WORDS
+    text = squashed(page_text(site, "teachers.md"))
+    step = text[text.index("Fifteen minutes: Backpropagation through a graph"):][:120]
+    count = (DOCS / "backpropagation.md").read_text(encoding="utf-8").count('data-widget="')
+    assert count == 3 and f"its {words[count]} figures," in step
+
+
+def test_the_teachers_page_names_values_as_the_chapters_do():
+    """`c = a * a + a` on the teachers' page, `q = a * a + a` in every chapter: the same expression keeps its name."""
+    used = set()
+    for path in DOCS.glob("*.md"):
+        if path.name not in ("teachers.md",):
+            used |= set(re.findall(r"\b(\w+) = a \* a \+ a\b", path.read_text(encoding="utf-8")))
+    assert used == {"q"}
+    for path in (TEACHERS, DOCS / "teachers-questions.yml"):
+        assert set(re.findall(r"\b(\w+) = a \* a \+ a\b", path.read_text(encoding="utf-8"))) <= used, path.name
+        assert "`c`" not in path.read_text(encoding="utf-8") and "c.data" not in path.read_text(encoding="utf-8")
+
+
 def test_the_build_your_own_plan_fits_its_lessons_and_exceeds_the_estimate():
     text = squashed(TEACHERS.read_text(encoding="utf-8"))
     plan = text[text.index("**Build your own engine (two lessons"):text.index("**A learner stuck at step 4.**")]

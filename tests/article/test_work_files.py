@@ -11,6 +11,7 @@ What it is not: the pages that make and read the files (tests/site/test_work.py,
 """
 import copy
 import json
+import re
 import subprocess
 from pathlib import Path
 
@@ -77,6 +78,34 @@ def test_the_lesson_map_lists_the_built_pages_blocks_and_exercises(site, lesson)
     assert [step["title"].split(",")[0] for step in steps] == [f"Exercise: step {n}" for n in range(1, 8)]
 
 
+def test_the_lesson_map_lists_each_pages_predictions_and_figures_filled_in_by_hand(site, lesson):
+    """The class overview counts them per chapter: every checked prediction and every figure whose progress the
+    page saves, with the page that holds it."""
+    placed = []
+    for page in sorted(site.rglob("index.html")):
+        place = page.parent.relative_to(site).as_posix()
+        chapter = "" if place == "." else f"{place}/"
+        text = page.read_text(encoding="utf-8")
+        placed += [(identifier, chapter) for identifier in re.findall(r'<div class="prediction" data-prediction="([^"]+)"', text)]
+    assert sorted((item["id"], item["chapter"]) for item in lesson["predictions"]) == sorted(placed) and len(placed) >= 25
+    assert [(item["name"], item["chapter"], item["title"]) for item in lesson["figures"]] == [
+        ("backprop_by_hand", "backpropagation/", "Backpropagate by hand"), ("neuron_by_hand", "training/", "A neuron by hand")]
+
+
+def test_a_version_1_file_keeps_loading_with_or_without_the_fields_added_later(lesson):
+    """First tries and figures by hand were added to version 1 as optional fields: a file made before them is
+    valid, and so is one that has them."""
+    older = generated_work(lesson, "Old", seed=3)
+    assert "figures" not in older and not any("first" in record for record in older["predictions"].values())
+    newer = next(work for work in (generated_work(lesson, "New", seed=seed) for seed in range(40))
+                 if work.get("figures") and any("firstRight" in record for record in work["predictions"].values()))
+    for value in (older, newer):
+        VALIDATOR.validate(value)
+    assert js_verdicts([older, newer]) == [None, None]
+    assert set(SCHEMA["required"]).isdisjoint({"figures"})
+    assert not {"first", "firstRight"} & set(SCHEMA["properties"]["predictions"]["additionalProperties"]["required"])
+
+
 def damaged_files(lesson):
     """(what is wrong, value) pairs that the schema must refuse."""
     good = generated_work(lesson, "Ada", seed=3)
@@ -102,6 +131,10 @@ def damaged_files(lesson):
         ("solutions neither on nor off", changed(lambda v: v["settings"].update(solutions="maybe"))),
         ("an engine that is a list", changed(lambda v: v["engine"].update(active=["print(1)"]))),
         ("no predictions", changed(lambda v: v.pop("predictions"))),
+        ("a first try that is not text", changed(lambda v: v["predictions"].update(
+            {"paths-total": {"answer": "7", "correct": True, "revealed": False, "first": 4, "firstRight": False}}))),
+        ("a figure's boxes as text", changed(lambda v: v.update(figures={"backprop_by_hand": {"right": "2", "total": 11}}))),
+        ("a figure without its total", changed(lambda v: v.update(figures={"backprop_by_hand": {"right": 2}}))),
         ("a list, not an object", [good]),
     ]
 
@@ -137,9 +170,9 @@ def test_the_readme_describes_every_field():
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     section = readme[readme.index("### Work files"):]
     section = section[:section.index("\n## ")] if "\n## " in section else section
-    for field in SCHEMA["required"]:
+    for field in SCHEMA["properties"]:
         assert f"`{field}`" in section, field
-    for group in ("settings", "pages", "exercises", "predictions", "engine"):
+    for group in ("settings", "pages", "exercises", "predictions", "figures", "engine"):
         properties = SCHEMA["properties"][group].get("properties") or SCHEMA["properties"][group].get(
             "additionalProperties", {}).get("properties", {})
         for field in properties:

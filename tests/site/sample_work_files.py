@@ -3,7 +3,9 @@
 What it is: `generated_work(lesson, learner, seed)` writes a work file's value (the format of
 site_scripts/browser/work/work-file.schema.json) for a made-up learner of the built lesson (`lesson`:
 the build's assets/lesson/browser/work/lesson.json): a random choice of chapters run, exercises tried
-and solved with code of their own, predictions answered, solutions shown or turned off. `expected_counts`
+and solved with code of their own, predictions answered (right or wrong at the first try, some answers
+shown), figures filled in by hand, solutions shown or turned off; every fourth file is of the kind made
+before first tries and figures were kept (no `first`, `firstRight` or `figures`). `expected_counts`
 counts one file the way the class overview must, written here independently of the page's JavaScript,
 so the overview's rows and CSV can be checked against it, and `row_text` is what its table's cells then
 say. `bad_work_files` are the files that "Load my work" and the class overview must refuse, each with the
@@ -29,7 +31,7 @@ START = datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc)
 
 
 def lesson_map(site_directory):
-    """The build's lesson.json: {"site", "chapters", "exercises", "buildYourOwn"}."""
+    """The build's lesson.json: {"site", "chapters", "exercises", "predictions", "figures", "buildYourOwn"}."""
     return json.loads((site_directory / "assets" / "lesson" / "browser" / "work" / "lesson.json").read_text("utf-8"))
 
 
@@ -54,9 +56,24 @@ def generated_work(lesson, learner, seed):
         exercises[exercise["name"]] = {"chapter": exercise["chapter"], "title": exercise["title"], "attempted": attempted,
                                        "solved": attempted and rng.random() < 0.6,
                                        "solutionShown": attempted and rng.random() < 0.2, "code": code}
-    predictions = {f"{rng.choice(chapters) or 'home'}-q{number}": {"answer": str(rng.randint(0, 9)),
-                                                                    "correct": rng.random() < 0.6, "revealed": False}
-                   for number in range(rng.randint(0, 6))}
+    older = seed % 4 == 3  # made before first tries and figures were kept
+    ids = [prediction["id"] for prediction in lesson["predictions"]] + ["a-prediction-of-an-older-lesson"]
+    predictions = {}
+    for identifier in rng.sample(ids, rng.randint(0, 8)):
+        revealed = rng.random() < 0.3
+        if revealed and rng.random() < 0.3:  # "Show me" before any answer
+            predictions[identifier] = {"answer": "", "correct": False, "revealed": True}
+            continue
+        correct = rng.random() < 0.7
+        record = {"answer": str(rng.randint(0, 9)), "correct": correct, "revealed": revealed}
+        if not older:
+            record.update(first=str(rng.randint(0, 9)), firstRight=correct and not revealed and rng.random() < 0.7)
+        predictions[identifier] = record
+    figures = {}
+    for figure in lesson["figures"]:
+        if rng.random() < 0.7:
+            total = rng.randint(6, 11)
+            figures[figure["name"]] = {"right": rng.choice([total, rng.randint(0, total)]), "total": total}
     solutions_off = rng.random() < 0.3
     return {
         "format": FORMAT, "version": 1,
@@ -66,6 +83,7 @@ def generated_work(lesson, learner, seed):
         "settings": {"solutions": "off" if solutions_off else "on",
                      "solutionsChanged": iso(START) if solutions_off else None},
         "pages": pages, "edits": edits, "exercises": exercises, "predictions": predictions,
+        **({} if older else {"figures": figures}),
         "engine": {"active": None, "draft": None},
     }
 
@@ -75,24 +93,39 @@ def expected_counts(work, lesson):
     runs = {path: page["runs"] for path, page in work["pages"].items()}
     solved = {name for name, result in work["exercises"].items() if result["solved"]}
     steps = [exercise["name"] for exercise in lesson["exercises"] if exercise["chapter"] == lesson["buildYourOwn"]]
-    answers = list(work["predictions"].values())
+    answered = {identifier: record for identifier, record in work["predictions"].items()
+                if record["answer"] != "" or "first" in record}
+    figures = work.get("figures", {})
+
+    def chapter_counts(path):
+        asked = [prediction["id"] for prediction in lesson["predictions"] if prediction["chapter"] == path]
+        return {"runs": runs.get(path, 0),
+                "solved": sum(1 for exercise in lesson["exercises"] if exercise["chapter"] == path and exercise["name"] in solved),
+                "exercises": sum(1 for exercise in lesson["exercises"] if exercise["chapter"] == path),
+                "predictions": len(asked), "answered": sum(identifier in answered for identifier in asked),
+                "right_first": sum(answered.get(identifier, {}).get("firstRight") is True for identifier in asked),
+                "figures": [(figure["title"], figures[figure["name"]]["right"], figures[figure["name"]]["total"])
+                            for figure in lesson["figures"] if figure["chapter"] == path and figure["name"] in figures]}
+
     return {
         "chapters_run": sum(runs.get(chapter["path"], 0) > 0 for chapter in lesson["chapters"]),
         "chapters": len(lesson["chapters"]),
         "exercises_passed": sum(exercise["name"] in solved for exercise in lesson["exercises"]),
         "exercises": len(lesson["exercises"]),
-        "predictions_right": sum(answer["correct"] for answer in answers),
-        "predictions_answered": len(answers),
+        "predictions_right_first": sum(record.get("firstRight") is True for record in answered.values()),
+        "predictions_answered": len(answered),
+        "predictions_shown": sum(record["revealed"] for record in work["predictions"].values()),
+        "predictions_unknown": sum("first" not in record for record in answered.values()),
+        "predictions": len(lesson["predictions"]),
+        "figures_done": sum(figures.get(figure["name"], {}).get("right", -1) == figures.get(figure["name"], {}).get("total")
+                            for figure in lesson["figures"]),
+        "figures": len(lesson["figures"]),
         "steps_passed": sum(name in solved for name in steps),
         "steps": len(steps),
         "solutions_shown": sum(result["solutionShown"] for result in work["exercises"].values()),
         "solutions_off": work["settings"]["solutions"] == "off",
         "last_change": max((page["lastChange"] for page in work["pages"].values()), default=None),
-        "per_chapter": {chapter["path"]: (runs.get(chapter["path"], 0),
-                                          sum(1 for exercise in lesson["exercises"]
-                                              if exercise["chapter"] == chapter["path"] and exercise["name"] in solved),
-                                          sum(1 for exercise in lesson["exercises"] if exercise["chapter"] == chapter["path"]))
-                        for chapter in lesson["chapters"]},
+        "per_chapter": {chapter["path"]: chapter_counts(chapter["path"]) for chapter in lesson["chapters"]},
     }
 
 
@@ -119,13 +152,22 @@ def bad_work_files(lesson):
 def row_text(counts, lesson):
     """The cells after the learner's name in the overview's row of a file with `counts` (expected_counts)."""
     def chapter(path):
-        runs, solved, total = counts["per_chapter"][path]
-        parts = (["ran"] if runs else []) + ([f"{solved} of {total} solved"] if total and (runs or solved) else [])
-        return ", ".join(parts) or "—"
+        c = counts["per_chapter"][path]
+        parts = (["ran"] if c["runs"] else []) + ([f"{c['solved']} of {c['exercises']} solved"]
+                                                  if c["exercises"] and (c["runs"] or c["solved"]) else [])
+        if c["answered"]:
+            parts.append(f"{c['answered']} of {c['predictions']} predictions answered, {c['right_first']} right first time")
+        parts += [f"{title} {'done' if right == total else f'{right} of {total} boxes'}"
+                  for title, right, total in c["figures"] if right > 0]
+        return "; ".join(parts) or "—"
 
+    predictions = f"{counts['predictions_right_first']} of {counts['predictions_answered']} answered right first time"
+    if counts["predictions_shown"]:
+        predictions += f"; {counts['predictions_shown']} shown the answer"
+    if counts["predictions_unknown"]:
+        predictions += f"; {counts['predictions_unknown']} first {'try' if counts['predictions_unknown'] == 1 else 'tries'} not recorded"
     last = counts["last_change"].replace("T", " ")[:16] if counts["last_change"] else "—"  # the page's zone is UTC here
     return [f"{counts['chapters_run']} of {counts['chapters']}", f"{counts['exercises_passed']} of {counts['exercises']}",
-            f"{counts['predictions_right']} of {counts['predictions_answered']} answered",
-            f"{counts['steps_passed']} of {counts['steps']}",
+            predictions, f"{counts['steps_passed']} of {counts['steps']}", f"{counts['figures_done']} of {counts['figures']}",
             f"{counts['solutions_shown']}{' (turned off)' if counts['solutions_off'] else ''}", last,
             *[chapter(item["path"]) for item in lesson["chapters"]]]

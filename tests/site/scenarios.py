@@ -319,8 +319,8 @@ def check_class_overview(seen, run):
     assert [row[0] for row in seen["rows"]] == CLASS["learners"], seen["rows"]
     for work, row in zip(seen["works"], seen["rows"]):
         expected = row_text(expected_counts(work, lesson), lesson)
-        assert row[1:6] + row[7:] == expected[:5] + expected[6:], row
-        assert re.fullmatch(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}|—", row[6]), row
+        assert row[1:7] + row[8:] == expected[:6] + expected[7:], row
+        assert re.fullmatch(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}|—", row[7]), row
     assert seen["problems"] == [CLASS["refusal"]], seen["problems"]
 
 

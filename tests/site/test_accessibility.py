@@ -230,3 +230,62 @@ def test_output_and_figure_messages_are_polite_live_regions(page, site_url, buil
         assert messages.count() == page.locator("[data-widget]").count()
         for index in range(messages.count()):
             expect(messages.nth(index)).to_have_attribute("aria-live", "polite")
+
+
+# The contrast of a button's text on what is behind it, as WCAG computes it, once its transitions ended: the
+# text's colour (with its alpha) over the button's background, itself over the first opaque background of its
+# ancestors.
+BUTTON_CONTRAST = """async (button) => {
+  await Promise.all(button.getAnimations().map((animation) => animation.finished));  // Material's colour transitions
+  const rgba = (text) => { const [r, g, b, a = 1] = text.match(/[\\d.]+/g).map(Number); return [r, g, b, a]; };
+  const over = ([r, g, b, a], [R, G, B]) => [r * a + R * (1 - a), g * a + G * (1 - a), b * a + B * (1 - a)];
+  const layers = [];
+  for (let element = button; element; element = element.parentElement) {
+    const colour = rgba(getComputedStyle(element).backgroundColor);
+    if (colour[3] > 0) layers.push(colour);
+    if (colour[3] === 1) break;
+  }
+  let behind = [255, 255, 255];
+  for (const layer of layers.reverse()) behind = over(layer, behind);
+  const text = over(rgba(getComputedStyle(button).color), behind);
+  const luminance = (colour) => { const [r, g, b] = colour.map((c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const [high, low] = [luminance(text), luminance(behind)].sort((x, y) => y - x);
+  return (high + 0.05) / (low + 0.05);
+}"""
+BUTTONS = ".md-content .md-button:not([disabled]):not([aria-disabled='true'])"
+
+
+@pytest.mark.parametrize("scheme", list(SCHEMES))
+def test_every_lesson_button_is_readable_under_the_pointer_and_focused(browser, site_url, scheme):
+    """"Check answer" tapped on a phone stayed orange with the link's blue text (2.47:1): every button of the
+    lesson's pages, under the pointer and focused, keeps text at 4.5:1 or more on its background."""
+    context = browser.new_context(service_workers="block", color_scheme=scheme)
+    context.set_default_timeout(UI_TIMEOUT_MS)
+    page = context.new_page()
+    low = {}
+    try:
+        for path in ("", "derivatives/", "your-work/", "class-overview/", "edit-engine/"):
+            page.goto(site_url + path)
+            wait_page_drawn(page)
+            if page.locator("[data-widget] button").count():  # a figure's buttons are enabled once Python is ready
+                page.locator("[data-widget] button").first.scroll_into_view_if_needed()
+                expect(page.locator("[data-widget] button").first).to_be_enabled(timeout=PYTHON_TIMEOUT_MS)
+            buttons = page.locator(BUTTONS)
+            assert buttons.count() >= 1, path
+            for index in range(buttons.count()):
+                button = buttons.nth(index)
+                if not button.is_visible():
+                    continue
+                name = f"{path or 'home'}: {button.inner_text().strip()[:30]}"
+                button.hover()
+                hovered = button.evaluate(BUTTON_CONTRAST)
+                button.focus()
+                page.mouse.move(0, 0)
+                focused = button.evaluate(BUTTON_CONTRAST)
+                button.evaluate("button => button.blur()")
+                if min(hovered, focused) < 4.5:
+                    low[name] = (round(hovered, 2), round(focused, 2))
+    finally:
+        context.close()
+    assert low == {}

@@ -118,14 +118,14 @@ def test_neuron_by_hand_checks_the_table_field_by_field_then_shows_the_engines_n
     n = w1 * 2 + w2 * 3 + b
     t = n.tanh()
     t.backward()
-    expected = {"Activation n": n.data, "Output t = tanh(n)": t.data, "Local derivative 1 − t²": 1 - t.data ** 2,
+    expected = {"Weighted sum n = w₁x₁ + w₂x₂ + b": n.data, "Output t = tanh(n)": t.data, "Local derivative 1 − t²": 1 - t.data ** 2,
                 "Gradient of w₁": w1.grad, "Gradient of w₂": w2.grad, "Gradient of b": b.grad}
     figure = open_figure(page, site_url, built_site, "neuron_by_hand")
     expect(figure.get_by_role("textbox")).to_have_count(6)
     expect(field(figure, "Output t = tanh(n)")).to_be_disabled()
-    assert "without the bias" in enter(figure, "Activation n", number(n.data - b.data))
-    assert "2.5 rather than 2,5" in enter(figure, "Activation n", "2,5")
-    assert "Right" in enter(figure, "Activation n", f"{n.data:.2f}")  # two decimals are enough
+    assert "without the bias" in enter(figure, "Weighted sum n = w₁x₁ + w₂x₂ + b", number(n.data - b.data))
+    assert "2.5 rather than 2,5" in enter(figure, "Weighted sum n = w₁x₁ + w₂x₂ + b", "2,5")
+    assert "Right" in enter(figure, "Weighted sum n = w₁x₁ + w₂x₂ + b", f"{n.data:.2f}")  # two decimals are enough
     assert focused_label(page) == "Output t = tanh(n)"
     assert "That is n itself" in enter(figure, "Output t = tanh(n)", number(n.data))
     # From here the reader carries their own n = 0.69 on, to four decimals (issue 28's review): t = tanh(0.69),
@@ -139,14 +139,14 @@ def test_neuron_by_hand_checks_the_table_field_by_field_then_shows_the_engines_n
     assert "Right" in enter(figure, "Output t = tanh(n)", own_t, by_button=True)
     assert "That is t²" in enter(figure, "Local derivative 1 − t²", number(t.data ** 2))
     assert "Type a number for local derivative 1 − t² first." in enter(figure, "Local derivative 1 − t²", " ")
-    expect(field(figure, "Activation n")).to_have_value(f"{n.data:.2f}")  # nothing entered is lost
+    expect(field(figure, "Weighted sum n = w₁x₁ + w₂x₂ + b")).to_have_value(f"{n.data:.2f}")  # nothing entered is lost
     labels = list(expected)
     for label in labels[2:]:
         if label == "Gradient of w₁":
             assert "multiply by x₁" in enter(figure, label, number(1 - t.data ** 2))
         assert "Right" in enter(figure, label, carried[label]), label
     assert readout(figure, "Fields right") == "6 of 6"
-    assert "the same numbers" in messages(figure)
+    assert f"except the gradient of w₂ (your {carried['Gradient of w₂']}, the engine's {number(w2.grad)})" in messages(figure)
     notes = figure.locator(".figure__number-note").all_text_contents()
     assert notes == [f"engine: {number(value)}" for value in expected.values()]  # side by side with the fields
     grads = figure.locator(".figure__neuron-grad--known").all_text_contents()
@@ -154,4 +154,4 @@ def test_neuron_by_hand_checks_the_table_field_by_field_then_shows_the_engines_n
                                     f"1 − t² = {number(1 - t.data ** 2)}"])
     button(figure, "Start again").click()
     assert readout(figure, "Fields right") == "0 of 6"
-    expect(field(figure, "Activation n")).to_have_value("")
+    expect(field(figure, "Weighted sum n = w₁x₁ + w₂x₂ + b")).to_have_value("")

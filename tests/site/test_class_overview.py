@@ -72,8 +72,8 @@ def test_thirty_files_and_a_bad_one_make_the_class_table_and_its_csv(page, site_
                                   "or copied. Download the work again in the browser that holds it.")
     table = page.get_by_role("table")
     headings = table.locator("thead th").all_inner_texts()
-    assert headings == ["Learner", "Chapters with something run", "Exercises passed", "Predictions right",
-                        "Build-your-own steps passed", "Solutions shown", "Last change",
+    assert headings == ["Learner", "Chapters with something run", "Exercises passed", "Predictions right first time",
+                        "Build-your-own steps passed", "Figures done by hand", "Solutions shown", "Last change",
                         *[chapter["title"] for chapter in lesson["chapters"]]]
     rows = table.evaluate(READ_ROWS)
     works = {work["learner"]: work for _, work in class_files if work}
@@ -81,7 +81,11 @@ def test_thirty_files_and_a_bad_one_make_the_class_table_and_its_csv(page, site_
     assert [row[0] for row in rows] == sorted(NAMES, key=str.lower), "sorted by name at first"
     for row in rows:
         assert row[1:] == row_text(expected_counts(works[row[0]], lesson), lesson), row[0]
-    assert any(row[2] != "0 of 14" for row in rows) and any("turned off" in row[5] for row in rows)
+    assert any(row[2] != "0 of 14" for row in rows) and any("turned off" in row[6] for row in rows)
+    # first tries: some wrong first and right later, some shown, some from files that could not record them
+    assert any("not recorded" in row[3] for row in rows) and any("shown the answer" in row[3] for row in rows)
+    chapter_cells = [cell for row in rows for cell in row[8:]]
+    assert any("right first time" in cell for cell in chapter_cells) and any("by hand" in cell for cell in chapter_cells)
 
     exercises_heading = table.locator("thead th").nth(2)
     exercises_heading.get_by_role("button").click()
@@ -112,22 +116,25 @@ def test_thirty_files_and_a_bad_one_make_the_class_table_and_its_csv(page, site_
     assert raw.startswith("\ufeff".encode()) and b"\r\n" in raw
     table_rows = list(csv.reader(io.StringIO(raw.decode("utf-8-sig"), newline="")))
     header, lines = table_rows[0], table_rows[1:]
-    assert header[:13] == ["Learner", "File", "Chapters with something run", "Chapters", "Exercises passed", "Exercises",
-                           "Predictions right", "Predictions answered", "Build-your-own steps passed",
-                           "Build-your-own steps", "Solutions shown", "Solutions turned off", "Last change"]
-    assert header[13:] == [chapter["title"] for chapter in lesson["chapters"]] and len(lines) == 30
+    assert header[:18] == ["Learner", "File", "Chapters with something run", "Chapters", "Exercises passed", "Exercises",
+                           "Predictions right first time", "Predictions answered", "Predictions whose answer was shown",
+                           "Predictions whose first try was not recorded", "Predictions", "Build-your-own steps passed",
+                           "Build-your-own steps", "Figures done by hand", "Figures by hand", "Solutions shown",
+                           "Solutions turned off", "Last change"]
+    assert header[18:] == [chapter["title"] for chapter in lesson["chapters"]] and len(lines) == 30
     shown = {"'=cmd()": "=cmd()", "'+Zoe": "+Zoe", "'-1 Sam": "-1 Sam", "'@Lee": "@Lee"}
     by_name = {shown.get(line[0], line[0]): line for line in lines}
     assert set(by_name) == set(NAMES), "every formula-looking name starts with an apostrophe, the others are as typed"
     assert not [line[0] for line in lines if line[0][:1] in "=+-@"], "no cell can start a formula"
     for name, line in by_name.items():
         counts = expected_counts(works[name], lesson)
-        assert [int(cell) for cell in line[2:11]] == [
+        assert [int(cell) for cell in line[2:16]] == [
             counts["chapters_run"], counts["chapters"], counts["exercises_passed"], counts["exercises"],
-            counts["predictions_right"], counts["predictions_answered"], counts["steps_passed"], counts["steps"],
-            counts["solutions_shown"]], name
-        assert line[11] == ("yes" if counts["solutions_off"] else "no")
-        assert line[12:] == row_text(counts, lesson)[5:], name
+            counts["predictions_right_first"], counts["predictions_answered"], counts["predictions_shown"],
+            counts["predictions_unknown"], counts["predictions"], counts["steps_passed"], counts["steps"],
+            counts["figures_done"], counts["figures"], counts["solutions_shown"]], name
+        assert line[16] == ("yes" if counts["solutions_off"] else "no")
+        assert line[17:] == row_text(counts, lesson)[6:], name
     assert b'"Ada ""the first"""' in raw
 
     assert requests_made[requests_before:] == [], "the overview requested something while it read the files"

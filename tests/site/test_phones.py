@@ -7,7 +7,9 @@ lesson page:
   - every tap target (buttons, form controls, the header's and navigation's links and labels) is at
     least 24 × 24 CSS pixels, the WCAG 2.2 target size (links inside a sentence are exempt, as the
     criterion allows);
-  - every figure works by touch: a tap on its first control changes what Python shows.
+  - every figure works by touch: a tap on its first control changes what Python shows;
+  - a computation graph's text is drawn at 11 px or more (the graph scrolls sideways inside its figure),
+    and "Backpropagate by hand" repeats under each field the numbers on its box's edges.
 
 What it is not: a test of iOS Safari (test_webkit.py drives Safari's engine on the desktop) or of
 the phone layout's looks.
@@ -17,7 +19,7 @@ import re
 import pytest
 
 from helpers import PYTHON_TIMEOUT_MS, UI_TIMEOUT_MS, wait_blocks_mounted
-from test_figures import TITLES, figure_page
+from test_figures import TITLES, cpython_model, figure_page
 from test_hosting import lesson_pages
 
 PHONE = {"viewport": {"width": 375, "height": 740}, "has_touch": True, "is_mobile": True,
@@ -56,8 +58,9 @@ OVERFLOW = """() => {
   const problems = [];
   for (const figure of document.querySelectorAll("[data-widget]")) {
     if (outside(figure)) problems.push(`figure ${figure.dataset.widget} is wider than its column`);
-    for (const part of figure.querySelectorAll("svg, canvas, input, button, table")) {
+    for (const part of figure.querySelectorAll("svg, canvas, input, button, table, .figure__scroll")) {
       if (part.getClientRects().length === 0) continue;  // not rendered (a hidden set of fields): takes no room
+      if (part.parentElement.closest(".figure__scroll")) continue;  // inside a frame that scrolls sideways: that frame counts
       if (outside(part)) problems.push(`figure ${figure.dataset.widget}: a ${part.tagName.toLowerCase()} sticks out`);
     }
     if (figure.scrollWidth > figure.clientWidth + 1) problems.push(`figure ${figure.dataset.widget} overflows inside`);
@@ -153,3 +156,55 @@ def test_every_figure_works_by_touch(phone_page, site_url, built_site, name, pag
                                  " && element.innerHTML !== before", arg=[figure.element_handle(), before],
                                  timeout=PYTHON_TIMEOUT_MS)
     assert page_errors == []
+
+
+# Each text of the drawings in a figure: its size on the screen (its font size times the drawing's scale).
+TEXT_SIZES = """(figure) => [...figure.querySelectorAll(".figure__picture svg")].filter((svg) => svg.getClientRects().length)
+  .flatMap((svg) => {
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    return [...svg.querySelectorAll("text")].map((text) => ({ text: text.textContent, px: parseFloat(getComputedStyle(text).fontSize) * scale }));
+  })"""
+READABLE_PX = 11
+
+
+@pytest.mark.parametrize("name", ["backprop_by_hand", "backprop_graph", "paths_add_up", "x_times_x"])
+def test_a_computation_graphs_text_is_readable_on_a_phone(phone_page, site_url, built_site, name):
+    """The graph of L = (w·x + b − y)² scaled to a phone's column drew its text at 4 px: a graph keeps a size at
+    which every text is 11 px or more, and scrolls sideways inside the figure (the page does not: see above)."""
+    open_phone_page(phone_page, site_url, figure_page(built_site, name))
+    figure = phone_page.get_by_role("group", name=TITLES[name], exact=True)
+    figure.scroll_into_view_if_needed()
+    sizes = figure.evaluate(TEXT_SIZES)
+    assert sizes, "no text drawn"
+    small = sorted({f"{size['text']} ({size['px']:.1f} px)" for size in sizes if size["px"] < READABLE_PX - 0.05})
+    assert small == []
+    frame = figure.locator(".figure__scroll").first  # wider than the column: it scrolls, inside the figure
+    assert frame.evaluate("frame => frame.scrollWidth <= frame.clientWidth || getComputedStyle(frame).overflowX === 'auto'")
+
+
+def test_backprop_by_hand_says_beside_each_field_the_numbers_on_its_boxs_edges(phone_page, site_url, built_site):
+    """On a phone the last fields are far below the graph: each field is described by what the graph writes on
+    its box's edges, shown right above it."""
+    model = cpython_model("backprop_by_hand")
+    open_phone_page(phone_page, site_url, figure_page(built_site, "backprop_by_hand"))
+    figure = phone_page.get_by_role("group", name=TITLES["backprop_by_hand"], exact=True)
+    for box in model.Graph("loss").boxes:
+        field = figure.get_by_role("textbox", name=box["label"], exact=True)
+        described = field.evaluate("field => document.getElementById(field.getAttribute('aria-describedby'))?.textContent")
+        assert described == box["hint"], box["key"]
+        gap = field.evaluate("field => field.getBoundingClientRect().top - document.getElementById("
+                             "field.getAttribute('aria-describedby')).getBoundingClientRect().bottom")
+        assert 0 <= gap < 40, box["key"]  # just above its field
+
+
+def test_a_tapped_button_stays_readable(phone_page, site_url, built_site):
+    """A tap leaves "Check answer" focused (and hovered) on a phone: its text must still read at 4.5:1."""
+    from test_accessibility import BUTTON_CONTRAST
+    open_phone_page(phone_page, site_url, "")
+    group = phone_page.locator(".prediction", has=phone_page.locator("input[type=text]")).first
+    group.scroll_into_view_if_needed()
+    group.get_by_role("textbox", name="Your answer").fill("10")
+    check = group.get_by_role("button", name="Check answer")
+    check.tap()
+    assert check.evaluate("button => button.matches(':focus') || button.matches(':hover')")
+    assert check.evaluate(BUTTON_CONTRAST) >= 4.5

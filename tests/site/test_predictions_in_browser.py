@@ -99,10 +99,11 @@ def test_show_me_reveals_the_answer_and_is_remembered(page, site_url):
 
 
 @pytest.mark.parametrize("typed, message", [
-    ("", "Type a number first"),
-    ("seven", "That is not a number"),
-    ("1e309", "That number is too large to check"),
-    ("2,5", "Use a point for decimals, as in 2.5"),
+    ("", "Type a number for your answer first."),
+    ("seven", "“seven” is not a number."),
+    ("1e309", "“1e309” is infinite for a float"),
+    ("2,5", "Write the decimal point as a point: 2.5 rather than 2,5."),
+    ("3/4", "Type 3/4 as a decimal, 0.75."),
 ])
 def test_input_that_is_not_a_number_gets_a_plain_message_and_loses_nothing(page, site_url, typed, message):
     open_lesson(page, site_url, "backpropagation/")
@@ -136,6 +137,18 @@ def test_the_block_confirms_the_answer_after_it_ran(page, site_url):
     run_block(block_titled(page, "Your first run"))
     expect(confirmation).to_have_text(f"The block computed {FIRST_RUN['observe']} = {number(FIRST_RUN['answer'])}; "
                                       "you predicted 10.", timeout=PYTHON_TIMEOUT_MS)
+
+
+def test_a_list_the_block_computed_is_confirmed_as_its_length(page, site_url):
+    """The review read "The block computed network.layers = 2": a list is counted, so it is named len(...)."""
+    prediction = PREDICTIONS["zip-pairs"]
+    assert prediction["observe"] == "network.layers"
+    open_lesson(page, site_url, "complete-engine/")
+    group = question_group(page, prediction)
+    answer_with(group, number(prediction["answer"]))
+    run_block(block_titled(page, "The network, layer by layer"))
+    expect(group.get_by_role("status").nth(1)).to_have_text(
+        f"The block computed len(network.layers) = {number(prediction['answer'])}, as you predicted.", timeout=PYTHON_TIMEOUT_MS)
 
 
 def test_clear_my_saved_edits_also_forgets_the_answers(page, site_url):

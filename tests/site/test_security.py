@@ -22,7 +22,8 @@ from types import SimpleNamespace
 import pytest
 from playwright.sync_api import expect
 
-from helpers import (PYTHON_TIMEOUT_MS, REPO, UI_TIMEOUT_MS, block, is_outside, open_lesson, run_block, set_code)
+from helpers import (PYTHON_TIMEOUT_MS, REPO, UI_TIMEOUT_MS, block, is_outside, open_editor, open_lesson, run_block,
+                     set_code)
 
 sys.path.insert(0, str(REPO))
 from site_scripts.hooks import security  # noqa: E402  (the hook module, for its refusal of bad markup)
@@ -124,6 +125,30 @@ def test_no_violation_while_reading_running_and_using_figures(watched, site_url,
     expect(page.get_by_role("group", name="The loss experiment", exact=True)).to_be_visible()
     assert violations(page) == []
     assert watched.outside == []
+
+
+@pytest.mark.parametrize("keys", [["Control+A", "x"], ["Control+A", "Enter"], ["Control+End", "Enter", "y"]],
+                         ids=["select-all-then-a-character", "select-all-then-enter", "end-then-enter"])
+def test_typing_over_a_selection_of_several_lines_breaks_no_policy(watched, site_url, keys):
+    """Ctrl+A, then a character, in a block's editor logged "Applying inline style violates ... style-src-attr": the
+    browser's own editing merged the selected lines with a style attribute. The editor makes that edit itself."""
+    page = watched.page
+    console = []
+    page.on("console", lambda message: console.append(message.text) if message.type == "error" else None)
+    open_lesson(page, site_url, "backpropagation/")
+    page.evaluate("() => localStorage.clear()")  # no saved edit of an earlier case
+    open_lesson(page, site_url, "backpropagation/")
+    target = block(page, 1)
+    target.scroll_into_view_if_needed()
+    content = open_editor(target)
+    before = target.evaluate("element => element.runnableCode()")
+    content.click()
+    for key in keys:
+        page.keyboard.press(key) if len(key) > 1 else page.keyboard.type(key)
+    page.wait_for_timeout(300)
+    code = target.evaluate("element => element.runnableCode()")
+    assert code == {"x": "x", "Enter": "\n", "y": before + "\ny"}[keys[-1]]
+    assert violations(page) == [] and console == []
 
 
 def test_an_injected_inline_script_handler_and_style_attribute_are_refused(watched, site_url):

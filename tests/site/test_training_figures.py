@@ -112,6 +112,25 @@ def test_xor_surface_learns_with_four_neurons_and_stalls_with_two(page, site_url
     assert finding in messages(figure) and "saturated" in finding
 
 
+def test_xor_surface_has_a_colour_key_that_matches_its_colours(page, site_url, built_site, clean_run):
+    """The review: no key to the colours. One line names each colour with the target it leans to, beside a
+    swatch painted like the cells, and the prose does not place the table "on the right" (it is below)."""
+    figure = open_figure(page, site_url, built_site, "xor_surface")
+    key = figure.locator(".figure__key")
+    expect(key).to_have_text("Colours:  blue towards +1,  orange towards −1, paler near 0 (the output, the targets "
+                             "and the hidden outputs).")
+    blue, orange = "rgb(21, 101, 192)", "rgb(230, 81, 0)"  # figures.css: --figure-value and --figure-secant
+    assert key.locator(".figure__surface--positive").evaluate("s => getComputedStyle(s).backgroundColor") == blue
+    assert key.locator(".figure__surface--negative").evaluate("s => getComputedStyle(s).backgroundColor") == orange
+    targets = {figure.locator(".figure__target--positive").first.evaluate("c => getComputedStyle(c).fill"),
+               figure.locator(".figure__target--negative").first.evaluate("c => getComputedStyle(c).fill")}
+    assert targets == {blue, orange}
+    paragraph = page.locator("article p", has_text="hidden neurons' outputs at the four inputs")
+    assert "on the right" not in paragraph.inner_text() and '"hidden outputs"' in paragraph.inner_text()
+    table_top = figure.locator(".figure__hidden").bounding_box()["y"]
+    assert table_top > figure.locator(".figure__picture svg").first.bounding_box()["y"]  # below the surface at 1280 px
+
+
 def test_gradients_of_all_17_parameters_agree_with_central_differences(page, site_url, built_site, clean_run):
     model = cpython_model("xor_gradients")
     figure = open_figure(page, site_url, built_site, "xor_gradients")
@@ -130,17 +149,47 @@ def test_gradients_of_all_17_parameters_agree_with_central_differences(page, sit
     assert readout(figure, "Steps") == "0"
 
 
+RATIO = "Central differences ÷ reverse mode"
+
+
 def test_cost_of_a_gradient_from_one_to_a_thousand_parameters(page, site_url, built_site, clean_run):
     figure = open_figure(page, site_url, built_site, "gradient_cost")
     assert readout(figure, "Parameters") == "17"
     slider = figure.get_by_role("slider", name="Parameters")
-    slider.fill("1000")
-    assert (readout(figure, "Central differences"), readout(figure, "Ratio")) == ("4,002,000", "667")
-    assert readout(figure, "Reverse mode") == "6,001"
     slider.focus()
+    page.keyboard.press("End")
+    assert (readout(figure, "Central differences"), readout(figure, RATIO)) == ("4,002,000", "667")
+    assert readout(figure, "Reverse mode") == "6,001"
     page.keyboard.press("Home")
-    assert (readout(figure, "Reverse mode"), readout(figure, "Central differences"), readout(figure, "Ratio")) == ("7", "6", "0.857")
+    assert (readout(figure, "Reverse mode"), readout(figure, "Central differences"), readout(figure, RATIO)) == ("7", "6", "0.857")
     expect(slider).to_have_attribute("aria-valuetext", "1 parameter")
+
+
+def test_the_cost_slider_steps_evenly_on_the_logarithmic_axis(page, site_url, built_site, clean_run):
+    """The review: a linear 1 to 1,000 slider under a log axis (17 parameters sat at the far left). The slider
+    steps through the model's parameter_steps, one arrow key each; the legend shows each line; the y axis's
+    label stays clear of its tick labels on a phone-wide drawing too."""
+    steps = cpython_model("gradient_cost").PARAMETER_STEPS
+    figure = open_figure(page, site_url, built_site, "gradient_cost")
+    slider = figure.get_by_role("slider", name="Parameters")
+    assert (slider.get_attribute("min"), slider.get_attribute("max")) == ("0", str(len(steps) - 1))
+    assert int(slider.input_value()) == steps.index(17)
+    slider.focus()
+    page.keyboard.press("ArrowRight")
+    assert readout(figure, "Parameters") == str(steps[steps.index(17) + 1])
+    expect(slider).to_have_attribute("aria-valuetext", f"{steps[steps.index(17) + 1]} parameters")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    assert readout(figure, "Parameters") == str(steps[steps.index(17) - 1])
+    samples = figure.locator(".figure__legend-sample")
+    expect(samples).to_have_count(3)
+    for index, line in enumerate(("finite", "forward", "reverse")):
+        assert f"figure__cost--{line}" in samples.nth(index).get_attribute("class")
+    boxes = figure.locator(".figure__axes text").evaluate_all(
+        "texts => texts.map(t => { const r = t.getBoundingClientRect(); return [t.textContent, r.left, r.right, r.top, r.bottom]; })")
+    label = next(box for box in boxes if box[0] == "operations")
+    ticks = [box for box in boxes if box[0] != "operations" and box[0] != "parameters" and box[2] <= label[2] + 40]
+    assert ticks and all(label[2] <= tick[1] or label[4] <= tick[3] or tick[4] <= label[3] for tick in ticks), (label, ticks)
     ticks = figure.locator(".figure__axes text").all_text_contents()
     assert {"10", "100", "1000"} <= set(ticks) and not any("e" in tick for tick in ticks if tick[:1].isdigit())
 
@@ -149,19 +198,19 @@ def test_cost_of_a_gradient_draws_forward_mode_with_its_computed_sentence(page, 
     """Issue #28: a third line, forward mode, one pass per parameter; the sentence under it is the model's."""
     model = cpython_model("gradient_cost")
     figure = open_figure(page, site_url, built_site, "gradient_cost")
-    expect(figure.locator(".figure__cost--forward")).to_have_count(1)
+    expect(figure.locator("path.figure__cost--forward")).to_have_count(1)
     assert readout(figure, "Forward mode") == model.initial()["forward_mode_text"]
     assert model.initial()["messages"][2] in messages(figure)
     slider = figure.get_by_role("slider", name="Parameters")
-    slider.fill("1000")
+    slider.focus()
+    page.keyboard.press("End")
     expected = model.set_parameters(model.initial(), 1000)
     assert readout(figure, "Forward mode") == expected["forward_mode_text"] == "6,001,000"
     assert expected["messages"][2] in messages(figure) and "1,000 times reverse mode" in messages(figure)
-    slider.focus()
     page.keyboard.press("Home")
     assert readout(figure, "Forward mode") == readout(figure, "Reverse mode")
     assert "as many as reverse mode" in messages(figure)
-    colour = figure.locator(".figure__cost--forward").evaluate("path => getComputedStyle(path).stroke")
+    colour = figure.locator("path.figure__cost--forward").evaluate("path => getComputedStyle(path).stroke")
     assert colour == "rgb(21, 101, 192)"  # blue, dashed: the third line
 
 

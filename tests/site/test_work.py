@@ -27,7 +27,9 @@ from helpers import REPO, block, editor_text, open_lesson, run_block, set_code, 
 from test_edit_engine import apply_engine, open_engine_editor, type_engine
 from test_accessibility import serious_violations
 from test_exercises import check, panel_of
-from test_predictions_in_browser import PATHS, answer_with, number, question_group
+from test_predictions_in_browser import PATHS, PREDICTIONS, answer_with, number, question_group
+from test_by_hand import enter
+from test_figures import TITLES, cpython_model
 from sample_work_files import bad_work_files, generated_work, lesson_map
 
 SCHEMA = json.loads((REPO / "site_scripts" / "browser" / "work" / "work-file.schema.json").read_text(encoding="utf-8"))
@@ -237,7 +239,8 @@ def test_a_prediction_answered_in_the_page_comes_back_after_download_clear_and_l
     assert feedback.startswith("Not quite: ")
     open_your_work(page, site_url)
     name, work = download_work(page, "Round Trip")
-    assert work["predictions"] == {"paths-total": {"answer": number(slip), "correct": False, "revealed": False}}
+    assert work["predictions"] == {"paths-total": {"answer": number(slip), "correct": False, "revealed": False,
+                                                   "first": number(slip), "firstRight": False}}
     file = tmp_path / name
     file.write_text(json.dumps(work), encoding="utf-8")
 
@@ -300,3 +303,62 @@ def test_solutions_turned_off_stay_locked_and_the_work_file_says_so(page, site_u
 
     open_lesson(page, site_url, "derivatives/?solutions=on")
     expect(panel_of(page, CUBE).get_by_role("button", name="Show the solution")).to_be_enabled()
+
+
+def test_first_tries_and_figures_filled_by_hand_are_kept_and_the_class_overview_counts_them(page, site_url, built_site,
+                                                                                          tmp_path, clean_run):
+    """A prediction right only at the second try, or after "Show me", is not right first time; how far the reader
+    got in "Backpropagate by hand" survives a reload, goes into the work file and shows in the overview's
+    chapter column (the review found "27 of 27" for a learner who missed many, and by-hand work lost)."""
+    open_lesson(page, site_url, "backpropagation/")
+    paths = question_group(page, PATHS)
+    assert answer_with(paths, number(PATHS["answer"] - 3)).startswith("Not quite: ")
+    assert answer_with(paths, number(PATHS["answer"])).startswith("Right")
+    shown = PREDICTIONS["shown-a-grad"]
+    question_group(page, shown).get_by_role("button", name="Show me").click()
+    assert answer_with(question_group(page, shown), number(shown["answer"])).startswith("Right")
+
+    figure = page.get_by_role("group", name=TITLES["backprop_by_hand"], exact=True)
+    figure.scroll_into_view_if_needed()
+    expect(figure.get_by_role("textbox", name="Gradient of L", exact=True)).to_be_enabled(timeout=120_000)
+    gradients = {box["key"]: box["expected"] for box in cpython_model("backprop_by_hand").Graph("loss").boxes}
+    for key in ("L", "e"):
+        assert "Right" in enter(figure, f"Gradient of {key}", number(gradients[key]))
+    page.reload()  # the entries go; how far the reader got stays
+    page.get_by_role("button", name="Start again").wait_for()
+
+    open_your_work(page, site_url)
+    name, work = download_work(page, "Grace")
+    assert work["predictions"]["paths-total"] == {"answer": number(PATHS["answer"]), "correct": True, "revealed": False,
+                                                  "first": number(PATHS["answer"] - 3), "firstRight": False}
+    assert work["predictions"]["shown-a-grad"] == {"answer": number(shown["answer"]), "correct": True, "revealed": True,
+                                                   "first": number(shown["answer"]), "firstRight": False}
+    total = sum(len(cpython_model("backprop_by_hand").Graph(choice).boxes) for choice in ("loss", "paths"))
+    assert work["figures"] == {"backprop_by_hand": {"right": 2, "total": total}}
+    jsonschema.validate(work, json.loads((REPO / "site_scripts" / "browser" / "work" / "work-file.schema.json").read_text()))
+    file = tmp_path / name
+    file.write_text(json.dumps(work), encoding="utf-8")
+
+    page.goto(site_url + "class-overview/")
+    field = page.get_by_label("Students' work files")
+    expect(field).to_be_enabled()
+    field.set_input_files(str(file))
+    table = page.get_by_role("table")
+    expect(table.locator("tbody tr")).to_have_count(1)
+    cells = dict(zip(table.locator("thead th").all_inner_texts(), table.locator("tbody tr").first.locator("th, td").all_inner_texts()))
+    assert cells["Predictions right first time"] == "0 of 2 answered right first time; 1 shown the answer"
+    assert cells["Figures done by hand"] == "0 of 2"
+    lesson = lesson_map(built_site)
+    asked = sum(prediction["chapter"] == "backpropagation/" for prediction in lesson["predictions"])
+    title = next(chapter["title"] for chapter in lesson["chapters"] if chapter["path"] == "backpropagation/")
+    assert cells[title] == f"2 of {asked} predictions answered, 0 right first time; Backpropagate by hand 2 of {total} boxes"
+
+
+def test_the_name_typed_on_your_work_is_remembered_without_leaving_the_field(page, site_url, clean_run):
+    """The review typed a name and reloaded: it was gone (saved only when the field lost the focus)."""
+    group = open_your_work(page, site_url)
+    group.get_by_label("Your name (it names the file):").fill("Ada <b>L</b>")
+    page.reload()
+    group = open_your_work(page, site_url)
+    expect(group.get_by_label("Your name (it names the file):")).to_have_value("Ada <b>L</b>")  # as text, not markup
+    expect(group.locator("b")).to_have_count(0)

@@ -23,9 +23,11 @@ def namespace():
     return {"x": x, "y": y, "count": 3, "name": "three", "big": float("inf")}
 
 
-@pytest.mark.parametrize("path, found", [("x.grad", 10.0), ("y.data", 25.0), ("y.edges", 2), ("count", 3)])
-def test_a_number_or_how_many_items(path, found):
-    assert observed(path, namespace()) == found
+@pytest.mark.parametrize("path, found, label", [("x.grad", 10.0, "x.grad"), ("y.data", 25.0, "y.data"),
+                                               ("y.edges", 2, "len(y.edges)"), ("count", 3, "count")])
+def test_a_number_or_how_many_items_labelled_as_what_was_counted(path, found, label):
+    """A list is counted, and labelled so: "The block computed len(network.layers) = 2", not "network.layers = 2"."""
+    assert observed(path, namespace()) == {"value": found, "label": label}
 
 
 @pytest.mark.parametrize("path, message", [
@@ -46,6 +48,7 @@ def test_anything_else_is_said_in_plain_words(path, message):
 
 def test_the_page_may_call_it_with_its_namespace():
     answer = page_calls.call("tutor.predictions", "observed", {"path": "x.grad"}, namespace())
-    assert answer == {"ok": True, "value": 10.0, "error": None, "printed": "", "printedLines": 0}
+    assert answer == {"ok": True, "value": {"value": 10.0, "label": "x.grad"}, "error": None, "printed": "",
+                      "printedLines": 0}
     refused = page_calls.call("tutor.predictions", "PATH", {}, namespace())
     assert refused["error"]["kind"] == "not-allowed"

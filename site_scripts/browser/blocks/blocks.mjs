@@ -12,6 +12,7 @@ import { runtime } from "../runtime/runtime.mjs";
 import { forgetAllEdits } from "../storage/saved-edits.mjs";
 import { forgetAllProgress } from "../storage/saved-progress.mjs";
 import { forgetAllPredictions } from "../storage/saved-predictions.mjs";
+import { forgetAllFigureProgress } from "../storage/saved-figures.mjs";
 import { button } from "../ui/ui.mjs";
 import { Block } from "./block.mjs";
 import { PageRuns } from "./page-runs.mjs";
@@ -56,7 +57,7 @@ class EditsPanel {
 
   clearSavedEdits() {
     const cleared = forgetAllEdits();
-    const progress = forgetAllProgress() + forgetAllPredictions(); // the exercises' progress and the answers go too
+    const progress = forgetAllProgress() + forgetAllPredictions() + forgetAllFigureProgress(); // progress and answers go too
     for (const block of this.page.blocks) {
       if (block.code() !== block.original || block.saved) block.reset();
       this.page.exercises.get(block)?.forgetProgress();

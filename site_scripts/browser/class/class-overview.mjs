@@ -1,8 +1,10 @@
 // class-overview.mjs: the teacher's page "Class overview": the work files of a class, one row per learner.
 // What it is: mountClassOverview(root) fills the page's `<div data-class-overview>` (docs/class-overview.md)
 // with a file field "Students' work files" (many files at once, or dropped onto it), a table with one
-// row per learner (name, chapters with something run, exercises passed of all, predictions right of
-// answered, build-your-own steps passed, solutions shown, last change, then one column per chapter),
+// row per learner (name, chapters with something run, exercises passed of all, predictions right at the
+// first try of those answered (and how many answers were shown), build-your-own steps passed, figures done
+// by hand, solutions shown, last change, then one column per chapter: what ran, its exercises solved, its
+// predictions answered and right first time, and its figures filled in by hand),
 // sortable by any column, "Download as CSV" for a gradebook (csv.mjs), and, for the learner whose name
 // is clicked, every exercise with its state and code. Each file is read and checked in the page
 // (work-file.mjs, the same checks as "Load my work"); a file that fails is listed with its reason and
@@ -32,10 +34,26 @@ function localTime(iso) {
   return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}`;
 }
 
-/** What a chapter's cell says: "—", "ran", "ran, 1 of 2 solved" or "1 of 2 solved". */
-function chapterText({ runs, exercises, solved }) {
-  const parts = [...(runs > 0 ? ["ran"] : []), ...(exercises && (runs > 0 || solved) ? [`${of(solved, exercises)} solved`] : [])];
-  return parts.join(", ") || "—";
+/** A figure filled in by hand, in a chapter's cell: "Backpropagate by hand done" or "... 5 of 11 boxes". */
+function figureText({ title, progress }) {
+  return `${title} ${progress.right === progress.total ? "done" : `${of(progress.right, progress.total)} boxes`}`;
+}
+
+/** What a chapter's cell says: "—", or what of it has something: "ran", "1 of 2 solved", "3 of 5 predictions
+ *  answered, 2 right first time", "Backpropagate by hand 5 of 11 boxes", joined by "; ". */
+function chapterText({ runs, exercises, solved, predictions, answered, rightFirst, figures }) {
+  const parts = [...(runs > 0 ? ["ran"] : []), ...(exercises && (runs > 0 || solved) ? [`${of(solved, exercises)} solved`] : []),
+    ...(answered ? [`${of(answered, predictions)} predictions answered, ${rightFirst} right first time`] : []),
+    ...figures.filter(({ progress }) => progress?.right > 0).map(figureText)];
+  return parts.join("; ") || "—";
+}
+
+/** The predictions' cell: "3 of 5 answered right first time", then how many answers were shown and how many
+ *  first tries a file made before they were kept cannot tell. */
+function predictionsText(s) {
+  return `${of(s.predictionsRightFirst, s.predictionsAnswered)} answered right first time`
+    + (s.predictionsShown ? `; ${s.predictionsShown} shown the answer` : "")
+    + (s.predictionsFirstUnknown ? `; ${s.predictionsFirstUnknown} first ${s.predictionsFirstUnknown === 1 ? "try" : "tries"} not recorded` : "");
 }
 
 /** The table's columns: a heading, the cell's text and the value it sorts by. */
@@ -44,16 +62,16 @@ function columns(map) {
     { heading: "Learner", text: (row) => row.name, sort: (row) => row.name.toLowerCase() },
     { heading: "Chapters with something run", text: ({ s }) => of(s.chaptersRun, s.chaptersTotal), sort: ({ s }) => s.chaptersRun },
     { heading: "Exercises passed", text: ({ s }) => of(s.exercisesSolved, s.exercisesTotal), sort: ({ s }) => s.exercisesSolved },
-    { heading: "Predictions right", text: ({ s }) => `${of(s.predictionsRight, s.predictionsAnswered)} answered`,
-      sort: ({ s }) => s.predictionsRight },
+    { heading: "Predictions right first time", text: ({ s }) => predictionsText(s), sort: ({ s }) => s.predictionsRightFirst },
     { heading: "Build-your-own steps passed", text: ({ s }) => of(s.stepsSolved, s.stepsTotal), sort: ({ s }) => s.stepsSolved },
+    { heading: "Figures done by hand", text: ({ s }) => of(s.figuresDone, s.figuresTotal), sort: ({ s }) => s.figuresDone },
     { heading: "Solutions shown", text: ({ s }) => `${s.solutionsShown}${s.solutionsOff ? " (turned off)" : ""}`,
       sort: ({ s }) => s.solutionsShown },
     { heading: "Last change", text: ({ s }) => localTime(s.lastChange), sort: ({ s }) => s.lastChange ?? "" },
     ...map.chapters.map((chapter, index) => ({
       heading: chapter.title,
       text: ({ s }) => chapterText(s.chapters[index]),
-      sort: ({ s }) => s.chapters[index].solved * 1e9 + s.chapters[index].runs,
+      sort: ({ s }) => s.chapters[index].solved * 1e9 + s.chapters[index].rightFirst * 1e6 + s.chapters[index].runs,
     })),
   ];
 }
@@ -61,10 +79,13 @@ function columns(map) {
 /** The gradebook's columns: numbers apart from their totals, so a spreadsheet can add them up. */
 function csvRows(rows, map) {
   const header = ["Learner", "File", "Chapters with something run", "Chapters", "Exercises passed", "Exercises",
-    "Predictions right", "Predictions answered", "Build-your-own steps passed", "Build-your-own steps",
-    "Solutions shown", "Solutions turned off", "Last change", ...map.chapters.map((chapter) => chapter.title)];
+    "Predictions right first time", "Predictions answered", "Predictions whose answer was shown",
+    "Predictions whose first try was not recorded", "Predictions", "Build-your-own steps passed", "Build-your-own steps",
+    "Figures done by hand", "Figures by hand", "Solutions shown", "Solutions turned off", "Last change",
+    ...map.chapters.map((chapter) => chapter.title)];
   return [header, ...rows.map(({ name, file, s }) => [name, file, s.chaptersRun, s.chaptersTotal, s.exercisesSolved,
-    s.exercisesTotal, s.predictionsRight, s.predictionsAnswered, s.stepsSolved, s.stepsTotal, s.solutionsShown,
+    s.exercisesTotal, s.predictionsRightFirst, s.predictionsAnswered, s.predictionsShown, s.predictionsFirstUnknown,
+    s.predictionsTotal, s.stepsSolved, s.stepsTotal, s.figuresDone, s.figuresTotal, s.solutionsShown,
     s.solutionsOff ? "yes" : "no", localTime(s.lastChange), ...s.chapters.map(chapterText)])];
 }
 

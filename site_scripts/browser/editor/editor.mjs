@@ -3,6 +3,9 @@
 // assets/vendor/codemirror/editor.mjs (site_scripts/hooks/vendor.py builds it at every site build).
 // What it is not: a browser file of its own; it imports npm packages, so it only works bundled.
 // Colours come from Material's code CSS variables, so the editor follows the light/dark toggle.
+// Text typed over a selection of several lines is put in by the editor itself (replaceAcrossLines): the
+// browser's own editing would merge the selected lines and give the merged line a style="..." attribute,
+// which the site's Content-Security-Policy (style-src-attr 'none') refuses, with an error in the console.
 import { EditorView, minimalSetup } from "codemirror";
 import { python } from "@codemirror/lang-python";
 import { bracketMatching, HighlightStyle, indentOnInput, indentUnit, syntaxHighlighting } from "@codemirror/language";
@@ -31,6 +34,19 @@ const materialTheme = EditorView.theme({
   "&.cm-focused .cm-selectionBackground, .cm-selectionBackground": { backgroundColor: "var(--md-accent-fg-color--transparent)" },
 });
 
+/** Typing over a selection that spans lines: the editor makes the change (as its own typing would), so the
+ *  browser's editing never merges the lines' elements (see the header). Other input is left to CodeMirror. */
+const replaceAcrossLines = EditorView.domEventHandlers({
+  beforeinput(event, view) {
+    if (event.inputType !== "insertText" || !event.data || view.composing) return false;
+    const { doc, selection } = view.state;
+    if (!selection.ranges.some((range) => !range.empty && doc.lineAt(range.from).number !== doc.lineAt(range.to).number)) return false;
+    event.preventDefault();
+    view.dispatch(view.state.replaceSelection(event.data), { scrollIntoView: true, userEvent: "input.type" });
+    return true;
+  },
+});
+
 /**
  * Mount an editor holding `code` inside `parent`.
  * `onRun` is called on Ctrl+Enter / Shift+Enter; `label` names the editor for screen readers;
@@ -48,6 +64,7 @@ export function createEditor({ parent, code, onRun, label, onChange = () => {} }
       doc: code,
       extensions: [
         runKeys,
+        replaceAcrossLines,
         minimalSetup,
         lineNumbers(),
         indentOnInput(),

@@ -5,13 +5,16 @@
 // site_scripts/tutor/figures/), loads the view NAME.mjs that sits beside the model NAME.py there
 // (loadView) and wraps the element in a Figure talking to the page's runtime. Calling it again on the
 // same page does nothing to figures already mounted. A figure that waits long for Python offers the
-// banner's way back to the lesson's engine (engine-banner.mjs) while the reader's engine runs.
+// banner's way back to the lesson's engine (engine-banner.mjs) while the reader's engine runs. A state
+// with `progress` ({ right, total }: the boxes a reader filled in by hand) is saved
+// (storage/saved-figures.mjs) for "Your work" and the class overview.
 // What it is not: drawing (the views, svg.mjs), Python (figure.mjs), or a list of figures: the models'
 // files are that list. The views are loaded by name, so nothing in this folder imports them.
 import { Figure } from "./figure.mjs";
 import { loadFailure } from "../offline/register.mjs";
 import { runtime } from "../runtime/runtime.mjs";
 import { restoreOriginalEngine } from "../engine_edit/engine-banner.mjs";
+import { saveFigureProgress } from "../storage/saved-figures.mjs";
 
 const FIGURE_NAME = /^[a-z_][a-z0-9_]*$/;
 // The views: <site>/assets/lesson/tutor/figures/NAME.mjs (this file is <site>/assets/lesson/browser/figures/).
@@ -40,8 +43,16 @@ async function mount(element) {
   }
   try {
     const { mountView } = await loadView(name);
-    new Figure(element, mountView, runtime, { restoreEngine: restoreOriginalEngine });
+    new LessonFigure(element, mountView, runtime, { restoreEngine: restoreOriginalEngine });
   } catch (error) {
     problem(loadFailure("This figure", error));
+  }
+}
+
+/** A figure of the lesson whose answers that report the reader's progress are saved. */
+class LessonFigure extends Figure {
+  showState(state) {
+    super.showState(state);
+    if (state?.progress) saveFigureProgress(this.name, state.progress);
   }
 }

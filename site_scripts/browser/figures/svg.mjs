@@ -93,7 +93,9 @@ export function plot(svg, { xRange, yRange, box, xLabel, yLabel, xScale = "linea
     axes.append(svgElement("line", { x1: left, x2: left + width, y1: y(0), y2: y(0), class: "figure__zero" }));
   }
   axes.append(svgElement("text", { x: left + width / 2, y: top + height + 32, "text-anchor": "middle", class: "figure__axis-label" }, xLabel));
-  const labelX = left - 34;
+  // left of the widest tick label ("1000" is wider than the 34 px left for three characters), in the drawing
+  const widest = Math.max(0, ...yTicks.map((tick) => (yScale === "log" ? powerLabel(Math.round(Math.log10(tick))) : tickLabel(tick)).length));
+  const labelX = Math.max(12, Math.min(left - 34, left - 14 - widest * 6.6));
   axes.append(svgElement("text", { x: labelX, y: top + height / 2, "text-anchor": "middle", class: "figure__axis-label",
     transform: `rotate(-90 ${labelX} ${top + height / 2})` }, yLabel));
   svg.append(axes);
@@ -149,7 +151,12 @@ function pathData(pixels) {
 
 // ---- Computation graphs ------------------------------------------------------------------
 
-const BOX = { width: 128, height: 66, columnGap: 80, rowGap: 46, margin: 16 };
+const BOX = { width: 104, height: 66, columnGap: 56, rowGap: 40, margin: 12 };
+const CHARACTER_WIDTH = 8; // about what a character of a box's 14 px text takes (bold included)
+// The smallest text of a graph (its edge labels, 13 px in figures.css) is never drawn smaller than 11 px: a
+// graph keeps at least 11/13 of its size, and a column too narrow for that (a phone) scrolls it sideways.
+const SMALLEST_TEXT = 13;
+const READABLE_TEXT = 11;
 
 /**
  * Column and row of every node of `graph` ({nodes, edges} from graph_trace.py). A computed value
@@ -190,13 +197,24 @@ export function layoutGraph(graph) {
   return { column, row, columns: Math.max(...column.values()) + 1, rows: Math.max(...row.values()) + 1 };
 }
 
-/** An <svg> showing `graph`: one box per value (data and gradient), one arrow per engine edge. */
+/**
+ * An <svg> showing `graph`: one box per value (data and gradient), one arrow per engine edge, each edge's
+ * labels drawn over the boxes and lines with a halo. It comes inside a frame that scrolls sideways when the
+ * column is too narrow to draw its text at 11 px or more (the frame can take the focus, for the arrow keys).
+ */
 export function graphDrawing(graph, label) {
   const { column, row, columns, rows } = layoutGraph(graph);
-  const width = 2 * BOX.margin + columns * BOX.width + (columns - 1) * BOX.columnGap;
+  // boxes as wide as their longest name or value ("value 2.45765 × 10⁻⁵" under show()), at least BOX.width; not
+  // their gradients, which appear step by step: the boxes keep their size while the pass goes on
+  const longest = Math.max(...graph.nodes.flatMap((node) => [nodeHeading(node), `value ${node.data_text}`]
+    .map((text) => [...text].length)));
+  const box = { ...BOX, width: Math.max(BOX.width, Math.ceil(longest * CHARACTER_WIDTH + 14)) };
+  const width = 2 * box.margin + columns * box.width + (columns - 1) * box.columnGap;
   const height = 2 * BOX.margin + rows * BOX.height + (rows - 1) * BOX.rowGap + 24;
   const svg = drawing(width, height, label);
-  const corner = (id) => [BOX.margin + column.get(id) * (BOX.width + BOX.columnGap),
+  svg.classList.add("figure__graph");
+  svg.style.minWidth = `${Math.ceil((width * READABLE_TEXT) / SMALLEST_TEXT)}px`; // a style set by a script: the CSP allows it
+  const corner = (id) => [box.margin + column.get(id) * (box.width + box.columnGap),
     BOX.margin + 12 + row.get(id) * (BOX.height + BOX.rowGap)];
   const arrowId = `figure-arrow-${nextId++}`;
   svg.append(arrowHead(arrowId));
@@ -204,14 +222,24 @@ export function graphDrawing(graph, label) {
   const parallel = new Map(); // "parent-child" -> how many edges join that pair
   for (const edge of graph.edges) parallel.set(`${edge.parent}-${edge.child}`, (parallel.get(`${edge.parent}-${edge.child}`) ?? 0) + 1);
   const seen = new Map();
+  const labels = svgElement("g", { class: "figure__edge-labels" });
   for (const edge of graph.edges) {
     const pair = `${edge.parent}-${edge.child}`;
     const index = seen.get(pair) ?? 0;
     seen.set(pair, index + 1);
-    svg.append(edgeDrawing(edge, corner(edge.parent), corner(edge.child), index - (parallel.get(pair) - 1) / 2, arrowId));
+    const [line, text] = edgeDrawing(edge, corner(edge.parent), corner(edge.child), index - (parallel.get(pair) - 1) / 2, arrowId, box);
+    svg.append(line);
+    labels.append(text);
   }
-  for (const node of graph.nodes) svg.append(nodeDrawing(node, corner(node.id)));
-  return svg;
+  for (const node of graph.nodes) svg.append(nodeDrawing(node, corner(node.id), box));
+  svg.append(labels); // over the boxes and every line
+  const frame = document.createElement("div");
+  frame.className = "figure__scroll";
+  frame.tabIndex = 0;
+  frame.setAttribute("role", "group");
+  frame.setAttribute("aria-label", `${label} (scrolls sideways on a narrow screen)`);
+  frame.append(svg);
+  return frame;
 }
 
 function arrowHead(id, className = "") {
@@ -223,25 +251,27 @@ function arrowHead(id, className = "") {
   return defs;
 }
 
-/** One edge from a parent's box to its child's box; `bend` separates edges joining the same pair. */
-function edgeDrawing(edge, [parentX, parentY], [childX, childY], bend, arrowId) {
-  const start = [parentX + BOX.width, parentY + BOX.height / 2];
-  const end = [childX, childY + BOX.height / 2];
-  const skipsColumns = childX - parentX > BOX.width + BOX.columnGap;
-  const offset = bend * 130 + (skipsColumns && bend === 0 ? BOX.height * 1.6 : 0);
+/** One edge from a parent's box to its child's box, and its labels apart (to be drawn over the boxes):
+ *  [line, labels]; `bend` separates edges joining the same pair. */
+function edgeDrawing(edge, [parentX, parentY], [childX, childY], bend, arrowId, box) {
+  const start = [parentX + box.width, parentY + box.height / 2];
+  const end = [childX, childY + box.height / 2];
+  const skipsColumns = childX - parentX > box.width + box.columnGap;
+  const offset = bend * 130 + (skipsColumns && bend === 0 ? box.height * 1.6 : 0);
   const control = [(start[0] + end[0]) / 2, (start[1] + end[1]) / 2 + offset];
   const middle = [(start[0] + 2 * control[0] + end[0]) / 4, (start[1] + 2 * control[1] + end[1]) / 4];
   const labelY = offset > 0 ? middle[1] + 14 : middle[1] - 22; // labels sit on the outer side of a bent edge
   const group = svgElement("g", { class: `figure__edge figure__edge--${edge.state}${edge.active ? " figure__edge--active" : ""}`,
     "data-edge": `${edge.parent}-${edge.child}` });
   group.append(svgElement("path", { d: `M${start}Q${control} ${end}`, "marker-end": `url(#${arrowId})` }));
-  group.append(svgElement("text", { x: middle[0], y: labelY, "text-anchor": "middle", class: "figure__edge-local" },
+  const labels = svgElement("g", { class: "figure__edge-label" });
+  labels.append(svgElement("text", { x: middle[0], y: labelY, "text-anchor": "middle", class: "figure__edge-local" },
     `× ${edge.local_text}`));
   if (edge.contribution_text !== null) {
-    group.append(svgElement("text", { x: middle[0], y: labelY + 15, "text-anchor": "middle", class: "figure__edge-contribution" },
+    labels.append(svgElement("text", { x: middle[0], y: labelY + 16, "text-anchor": "middle", class: "figure__edge-contribution" },
       `adds ${edge.contribution_text}`));
   }
-  return group;
+  return [group, labels];
 }
 
 /** One sentence for screen readers: every value with its gradient so far, and how far the backward pass is. */
@@ -256,14 +286,16 @@ export function graphDescription(graph) {
 /** How a graph's box names its value: "e = ŷ − y" for a computed value with a formula, else "w". */
 export const nodeHeading = (node) => (node.formula ? `${node.symbol} = ${node.formula}` : node.symbol);
 
-function nodeDrawing(node, [x, y]) {
+function nodeDrawing(node, [x, y], box) {
   const reached = node.grad_text !== null;
   const group = svgElement("g", { class: `figure__node${reached ? " figure__node--reached" : ""}${node.is_active ? " figure__node--active" : ""}`,
     "data-node": node.symbol });
-  group.append(svgElement("rect", { x, y, width: BOX.width, height: BOX.height, rx: 6 }));
-  group.append(svgElement("text", { x: x + BOX.width / 2, y: y + 18, "text-anchor": "middle", class: "figure__node-name" }, nodeHeading(node)));
-  group.append(svgElement("text", { x: x + BOX.width / 2, y: y + 38, "text-anchor": "middle", "data-field": "data", class: "figure__node-value" }, `value ${node.data_text}`));
-  group.append(svgElement("text", { x: x + BOX.width / 2, y: y + 57, "text-anchor": "middle", "data-field": "grad", class: "figure__node-grad" },
-    `grad ${reached ? node.grad_text : "–"}`));
+  group.append(svgElement("rect", { x, y, width: box.width, height: box.height, rx: 6 }));
+  group.append(svgElement("text", { x: x + box.width / 2, y: y + 18, "text-anchor": "middle", class: "figure__node-name" }, nodeHeading(node)));
+  group.append(svgElement("text", { x: x + box.width / 2, y: y + 38, "text-anchor": "middle", "data-field": "data", class: "figure__node-value" }, `value ${node.data_text}`));
+  const grad = `grad ${reached ? node.grad_text : "–"}`;
+  const squeezed = [...grad].length * CHARACTER_WIDTH > box.width - 8 ? { textLength: box.width - 8, lengthAdjust: "spacingAndGlyphs" } : {};
+  group.append(svgElement("text", { x: x + box.width / 2, y: y + 57, "text-anchor": "middle", "data-field": "grad",
+    class: "figure__node-grad", ...squeezed }, grad)); // a long gradient is squeezed into its box
   return group;
 }

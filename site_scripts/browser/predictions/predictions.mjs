@@ -4,7 +4,8 @@
 // answer and the feedback for each likely slip) into a small form: a number field or a few choices,
 // "Check answer" and "Show me". An answer is judged at once against the build's answer (judge.mjs),
 // with no Python needed; a wrong one gets the feedback of the slip it matches. "Show me" reveals the
-// answer with its reason. Answers are saved (storage/saved-predictions.mjs) and shown again, judged
+// answer with its reason. Answers are saved (storage/saved-predictions.mjs), with the reader's first one
+// and whether it was right before the answer was shown (what the class overview counts), and shown again, judged
 // afresh, on the next visit; input that is not a number gets a plain message and changes nothing
 // saved. A prediction about a block (data-check "observe", such as "x.grad") reads that name in the
 // page's namespace once the reader's run of the next block has ended (tutor.predictions.observed,
@@ -140,10 +141,19 @@ class Prediction {
       this.show(verdict.message, "unreadable"); // nothing saved changes, and the field keeps its text
       return;
     }
-    this.saved = { answer, correct: verdict.correct, revealed: this.revealed };
+    this.saved = { ...this.saved, ...this.firstTry(answer, verdict.correct), answer, correct: verdict.correct,
+                   revealed: this.revealed };
     const stored = savePrediction(this.id, this.saved);
     this.showVerdict(verdict, stored);
     if (verdict.correct) this.answer.hidden = false; // the reason, now that it is theirs
+  }
+
+  /** { first, firstRight } when `answer` is the reader's first checked answer (right only if it came before
+   *  the answer was shown); {} once a first answer is kept, or for a record saved before first tries were
+   *  kept (it had an answer but no `first`: that first try is not known). */
+  firstTry(answer, correct) {
+    if (this.saved && (typeof this.saved.first === "string" || this.saved.answer !== "")) return {};
+    return { first: answer, firstRight: correct && !this.revealed };
   }
 
   showVerdict({ correct, says }, stored = true) {
@@ -162,7 +172,7 @@ class Prediction {
     this.revealed = true;
     this.answer.hidden = false;
     this.showButton.disabled = true;
-    this.saved = { answer: this.saved?.answer ?? "", correct: this.saved?.correct ?? false, revealed: true };
+    this.saved = { ...this.saved, answer: this.saved?.answer ?? "", correct: this.saved?.correct ?? false, revealed: true };
     savePrediction(this.id, this.saved);
   }
 
@@ -220,10 +230,10 @@ class Prediction {
       this.showConfirmation([`The block ran, but `, code(name), ` could not be read: ${error.message}`]);
       return;
     }
-    const computed = [`The block computed `, code(name), ` = ${found}`];
+    const computed = [`The block computed `, code(found.label), ` = ${found.value}`]; // "len(network.layers)" for a list
     const read = this.check.kind === "number" && this.saved?.answer ? readNumber(this.saved.answer) : null;
     if (!read?.ok) this.showConfirmation([...computed, "."]);
-    else if (judgeNumber(found, { answer: read.value, tolerance: this.check.tolerance }).correct) {
+    else if (judgeNumber(found.value, { answer: read.value, tolerance: this.check.tolerance }).correct) {
       this.showConfirmation([...computed, ", as you predicted."]);
     } else this.showConfirmation([...computed, `; you predicted ${this.saved.answer}.`]);
   }

@@ -18,6 +18,7 @@ import { ACTIVITY_PREFIX, activityItems, allActivity } from "../storage/saved-ac
 import { EDITS_PREFIX, allEdits, editItems } from "../storage/saved-edits.mjs";
 import { ENGINE_KEYS, engineItems, savedDraft, storedEngine } from "../storage/engine-store.mjs";
 import { PREDICTIONS_PREFIX, allPredictions, predictionItems } from "../storage/saved-predictions.mjs";
+import { FIGURES_PREFIX, allFigureProgress, figureProgressItems } from "../storage/saved-figures.mjs";
 import { PROGRESS_PREFIX, SOLUTION_SHOWN_PREFIX, allProgress, progressItems } from "../storage/saved-progress.mjs";
 import { SETTINGS_KEYS, allSettings, savedLearner, settingsItems } from "../storage/saved-settings.mjs";
 import { forgetItem, readItem, storedKeysStartingWith, writeItem } from "../storage/site-storage.mjs";
@@ -64,6 +65,7 @@ export function workFromStorage({ map }, learner = savedLearner()) {
     edits,
     exercises,
     predictions: allPredictions(),
+    figures: allFigureProgress(),
     engine: { active: storedEngine(), draft: draft && { code: draft.code, original: draft.original } },
   };
 }
@@ -144,7 +146,7 @@ function megabytes(bytes) {
 
 /** The keys of every item of the lesson this browser keeps for this site. */
 function workKeys() {
-  const prefixes = [EDITS_PREFIX, PROGRESS_PREFIX, SOLUTION_SHOWN_PREFIX, PREDICTIONS_PREFIX, ACTIVITY_PREFIX];
+  const prefixes = [EDITS_PREFIX, PROGRESS_PREFIX, SOLUTION_SHOWN_PREFIX, PREDICTIONS_PREFIX, FIGURES_PREFIX, ACTIVITY_PREFIX];
   return [...prefixes.flatMap((prefix) => storedKeysStartingWith(prefix)),
           ...[...ENGINE_KEYS, ...SETTINGS_KEYS].filter((key) => readItem(key) !== null)];
 }
@@ -158,6 +160,7 @@ export function restoreWork(work) {
     ...editItems(work.edits),
     ...progressItems(work.exercises),
     ...predictionItems(work.predictions),
+    ...figureProgressItems(work.figures ?? {}), // a file made before figures were saved has none
     ...activityItems(work.pages),
     ...engineItems(work.engine),
     ...settingsItems(work.learner, settings),

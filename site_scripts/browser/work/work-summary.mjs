@@ -1,8 +1,11 @@
 // work-summary.mjs: what a work file holds, counted against the lesson, and said in words.
 // What it is: summarize(work, map) counts one learner's work (a checked work file's value) against this
-// build's chapters and exercises (lesson.json): chapters with something run, exercises solved of all,
-// predictions right of answered, build-your-own steps solved, solutions shown, the last change, and
-// per chapter what ran and which of its exercises are solved; describe(summary) says what it holds
+// build's chapters, exercises, predictions and figures filled in by hand (lesson.json): chapters with
+// something run, exercises solved of all, predictions answered, right at the first try (before the
+// answer was shown) and shown, with those whose first try a file made before first tries were kept
+// cannot tell, build-your-own steps solved, solutions shown, figures done by hand, the last change, and
+// per chapter what ran, which of its exercises are solved, its predictions answered and right first
+// time, and how far each of its figures by hand got; describe(summary) says what it holds
 // in a phrase ("your edits of 3 blocks, 2 exercises tried, ...") for "Your work". The class overview's
 // rows and CSV come from summarize() too, so the page and the gradebook cannot disagree.
 // What it is not: the reading or checking of a file (work-file.mjs) or any rendering.
@@ -10,13 +13,24 @@
 /** One learner's counts; see the header. */
 export function summarize(work, map) {
   const result = (name) => work.exercises[name] ?? { attempted: false, solved: false, solutionShown: false, code: null };
+  const answered = (id) => { // the learner's record of prediction `id` if they checked an answer, else null
+    const record = work.predictions[id];
+    return record && (record.answer !== "" || typeof record.first === "string") ? record : null;
+  };
+  const figure = (name) => work.figures?.[name] ?? null; // files made before figures were saved have none
+  const done = (progress) => progress !== null && progress.total > 0 && progress.right === progress.total;
   const chapters = map.chapters.map(({ path, title }) => {
     const exercises = map.exercises.filter((exercise) => exercise.chapter === path);
+    const asked = (map.predictions ?? []).filter((prediction) => prediction.chapter === path).map(({ id }) => answered(id));
     return { path, title, runs: work.pages[path]?.runs ?? 0, exercises: exercises.length,
-             solved: exercises.filter(({ name }) => result(name).solved).length };
+             solved: exercises.filter(({ name }) => result(name).solved).length,
+             predictions: asked.length, answered: asked.filter(Boolean).length,
+             rightFirst: asked.filter((record) => record?.firstRight === true).length,
+             figures: (map.figures ?? []).filter((item) => item.chapter === path)
+               .map(({ name, title: heading }) => ({ name, title: heading, progress: figure(name) })) };
   });
   const steps = map.exercises.filter((exercise) => exercise.chapter === map.buildYourOwn);
-  const predictions = Object.values(work.predictions);
+  const predictions = Object.keys(work.predictions).map(answered).filter(Boolean);
   const changes = Object.values(work.pages).map((page) => page.lastChange).sort();
   return {
     learner: work.learner,
@@ -28,7 +42,12 @@ export function summarize(work, map) {
     exercisesSolved: map.exercises.filter(({ name }) => result(name).solved).length,
     exercisesTotal: map.exercises.length,
     predictionsAnswered: predictions.length,
-    predictionsRight: predictions.filter((answer) => answer.correct).length,
+    predictionsRightFirst: predictions.filter((record) => record.firstRight === true).length,
+    predictionsFirstUnknown: predictions.filter((record) => typeof record.first !== "string").length,
+    predictionsShown: Object.values(work.predictions).filter((record) => record.revealed).length,
+    predictionsTotal: (map.predictions ?? []).length,
+    figuresDone: (map.figures ?? []).filter(({ name }) => done(figure(name))).length,
+    figuresTotal: (map.figures ?? []).length,
     stepsSolved: steps.filter(({ name }) => result(name).solved).length,
     stepsTotal: steps.length,
     solutionsShown: map.exercises.filter(({ name }) => result(name).solutionShown).length,
@@ -49,6 +68,8 @@ export function describe(summary, owner = "your") {
   if (summary.editedBlocks) parts.push(`${owner} edits of ${counted(summary.editedBlocks, "block")}`);
   if (summary.exercisesTried) parts.push(`${owner} progress in ${counted(summary.exercisesTried, "exercise")} (${summary.exercisesSolved} solved)`);
   if (summary.predictionsAnswered) parts.push(`${owner} answers to ${counted(summary.predictionsAnswered, "prediction")}`);
+  const byHand = summary.chapters.flatMap((chapter) => chapter.figures).filter(({ progress }) => progress?.right > 0).length;
+  if (byHand) parts.push(`${owner} progress in ${counted(byHand, "figure")} filled in by hand`);
   if (summary.engineEdited) parts.push(`${owner} edited engine`);
   if (summary.chaptersRun && !parts.length) parts.push(`${owner} runs in ${counted(summary.chaptersRun, "chapter")}`);
   return parts.length > 1 ? `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}` : parts[0] ?? "";

@@ -38,7 +38,8 @@ class YourWork {
     this.name.maxLength = 100;
     this.name.autocomplete = "name";
     this.name.value = savedLearner();
-    this.name.addEventListener("change", () => saveLearner(this.name.value.trim()));
+    // kept as it is typed (not only when the field is left), so a reload or another page keeps it too
+    this.name.addEventListener("input", () => saveLearner(this.name.value.trim()));
 
     const bar = element.appendChild(document.createElement("div"));
     bar.className = "your-work__bar";

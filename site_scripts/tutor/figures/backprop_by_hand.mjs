@@ -1,15 +1,26 @@
 // backprop_by_hand.mjs: view of the figure "Backpropagate by hand" (model: backprop_by_hand.py).
-// What it is: the "Graph" radios, one number field per box of each graph ("Gradient of e"; only the
-// chosen graph's fields show, and only the open one can be checked), "Start again", and the graph
-// drawn as the reader has filled it; once every box is right, the same graph as the engine's
-// backward() filled it, below. What it is not: a check: whether an entry is right, and why not, comes
+// What it is: the "Graph" radios, one number field per box of each graph ("Gradient of e", with the numbers
+// on its box's edges under the label; only the chosen graph's fields show, and only the open one can be
+// checked), "Start again", and the graph drawn as the reader has filled it; once every box is right, the
+// same graph as the engine's backward() filled it, below. What it is not: a check: whether an entry is right, and why not, comes
 // from the model's state.
 import { graphDescription, graphDrawing, nodeHeading, panels } from "../../browser/figures/svg.mjs";
 
-function captioned(svg, text) {
+function captioned(graph, text) {
   const part = Object.assign(document.createElement("div"), { className: "figure__panel" });
-  part.append(Object.assign(document.createElement("p"), { className: "figure__caption", textContent: text }), svg);
+  part.append(Object.assign(document.createElement("p"), { className: "figure__caption", textContent: text }), graph);
   return part;
+}
+
+/** Under a field's label, what the graph writes on the edges out of its box ("its edge to w·x: × 2"), so a
+ *  reader far below the graph (on a phone) needs not scroll back; the field is described by it. */
+function withHint(line, hint) {
+  const label = line.querySelector("label");
+  const caption = Object.assign(document.createElement("span"), { className: "figure__number-caption" });
+  const note = Object.assign(document.createElement("span"), { className: "figure__number-hint", id: `${label.htmlFor}-hint`, textContent: hint });
+  label.replaceWith(caption);
+  caption.append(label, note);
+  line.querySelector("input").setAttribute("aria-describedby", note.id);
 }
 
 export function mountView(figure) {
@@ -22,6 +33,7 @@ export function mountView(figure) {
     forms[choice] = { list, fields: {} };
     for (const row of first.forms[choice]) {
       forms[choice].fields[row.key] = figure.numberField(row.label, "check_entry", (state, text) => ({ state, box: row.key, text }), list);
+      withHint(list.lastElementChild, row.hint);
     }
   }
   figure.button("Start again", "start_again");

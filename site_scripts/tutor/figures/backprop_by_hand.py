@@ -10,7 +10,8 @@ compared with the usual slips, computed from the same edges (one path of several
 left out or taken from the other operand, the sign, the value instead of its gradient) and the sentence
 names the rule that was missed. Bad input (text, an empty field, 1e309, "2,5") gets a sentence and
 changes nothing. Once every box is right, the engine's own backward() fills a copy of the graph and the
-state says whether it agrees box by box (an edited engine may not).
+state says whether it agrees box by box (an edited engine may not). Every state says how many boxes of both
+graphs are right (`progress`), which the page keeps for the reader's work file.
 What it is not: the view (backprop_by_hand.mjs draws the graphs with svg.mjs and the fields with the
 frame's number fields), or a second engine: expected gradients come from the engine's own edges.
 """
@@ -18,11 +19,12 @@ from itertools import combinations
 
 from . import backprop_graph, paths_add_up
 from .by_hand import checked_texts, entry, open_row, rows
-from .display import number_text, state_field
-from .graph_trace import chain_rule, completion_order, trace, values_in_order
+from .display import exact_text, number_text, state_field
+from .graph_trace import EDGE_DIGITS, chain_rule, completion_order, trace, values_in_order
 
 TITLE = "Backpropagate by hand"
 PAGE_CALLS = ("initial", "check_entry", "choose_graph", "start_again")
+SAVES_PROGRESS = True  # its states carry `progress`, the boxes right: the work file and the class overview count it
 GRAPHS = {  # choice -> (the radio's label, build() returning (root, names))
     "loss": ("L = (w·x + b − y)²", backprop_graph.build),
     "paths": ("q = a·a + a", paths_add_up.build),
@@ -55,7 +57,7 @@ class Graph:
         _, self.gradients, self.uses = chain_rule(self.root)
         self.filling = completion_order(self.root)
         self.boxes = [{"key": self.symbol[value], "label": f"Gradient of {self.symbol[value]}",
-                       "expected": self.gradients[value]} for value in self.filling]
+                       "expected": self.gradients[value], "hint": self.edges_hint(value)} for value in self.filling]
         self.by_key = {self.symbol[value]: value for value in self.filling}
 
     def use_name(self, child, position):
@@ -64,6 +66,17 @@ class Graph:
         if sum(1 for other, _ in child.edges if other is parent) > 1:
             return f"{self.symbol[child]}'s {OPERAND[position] if position < 2 else f'operand {position + 1}'}"
         return self.symbol[child]
+
+    def edges_hint(self, value):
+        """What the graph writes on the edges out of `value`, for beside its field: "its edge to w·x: × 2",
+        "its edges to a·a: × 3, × 3; to q: × 1", or "the output" for the root."""
+        if value is self.root:
+            return "the output: start here"
+        by_child = {}
+        for child, _, local in self.uses[value]:
+            by_child.setdefault(child, []).append(f"× {number_text(local)}")
+        parts = [f"to {self.symbol[child]}: {', '.join(locals_)}" for child, locals_ in by_child.items()]
+        return f"its edge{'s' if len(self.uses[value]) > 1 else ''} {'; '.join(parts)}"
 
     def contribution(self, use):
         child, _, local_derivative = use
@@ -85,7 +98,7 @@ def right_sentence(graph, value):
 def slip(graph, value, number):
     """The sentence for a wrong `number` typed as the gradient of `value`: which rule it missed."""
     symbol, output = graph.symbol[value], graph.symbol[graph.root]
-    typed = number_text(number)
+    typed = exact_text(number)
     if value is graph.root:
         return (f"Not {typed}. The backward pass starts at {output} itself: when {output} moves by a small amount, "
                 f"{output} moves by exactly that amount, so d{output}/d{output} = 1.")
@@ -114,10 +127,12 @@ def slip(graph, value, number):
     if len(uses) == 1:
         child, position, local = uses[0]
         if len(child.edges) == 2 and child.edges[0][0] is not child.edges[1][0]:
-            other_local = child.edges[1 - position][1]
+            other, other_local = child.edges[1 - position]
             if other_local != local and agrees(number, graph.gradients[child] * other_local):
-                return (f"That multiplies by the local derivative of the other operand ({number_text(other_local)}). "
-                        f"The edge from {symbol} to {graph.symbol[child]} carries × {number_text(local)}.")
+                product = agrees(local, other.data) and agrees(other_local, value.data)  # each edge carries the other's value
+                why = f" (the other operand, {graph.symbol[other]} = {number_text(other.data)})" if product else ""
+                return (f"That used × {number_text(other_local)}, the number on {graph.symbol[other]}'s edge. "
+                        f"The edge from {symbol} carries × {number_text(local)}{why}.")
     if agrees(number, sum(local for _, _, local in uses)):
         return (f"That is the local derivative alone. Multiply it by the gradient of {' and '.join(children)}: "
                 f"{output} reacts to {symbol} only through {' and '.join(children)}.")
@@ -143,7 +158,7 @@ def drawn(graph, form):
     for edge, (child, position) in zip(picture["edges"], schedule):
         parent, local_derivative = child.edges[position]
         if graph.symbol[parent] in right:
-            edge.update(state="done", contribution_text=number_text(graph.gradients[child] * local_derivative))
+            edge.update(state="done", contribution_text=number_text(graph.gradients[child] * local_derivative, EDGE_DIGITS))
         else:
             edge["state"] = "next" if current is not None and graph.symbol[parent] == current["key"] else "waiting"
     for node, value in zip(picture["nodes"], graph.order):
@@ -195,12 +210,15 @@ def view(choice, texts, messages, warning=False):
         "choice": choice,
         "choices": [[name, label] for name, (label, _) in GRAPHS.items()],
         "texts": {name: {row["key"]: row["text"] for row in forms[name] if row["text"]} for name in GRAPHS},
-        "forms": {name: [{key: row[key] for key in ("key", "label", "text", "right", "open", "invalid")} for row in form]
-                  for name, form in forms.items()},
+        "forms": {name: [{**{key: row[key] for key in ("key", "label", "text", "right", "open", "invalid")}, "hint": box["hint"]}
+                         for row, box in zip(form, graphs[name].boxes)] for name, form in forms.items()},
         "graph": picture,
         "engine_graph": engine_graph,
         "finished": current is None,
         "right_text": f"{right} of {len(form)}",
+        # the boxes right in both graphs, which the page saves (the most so far) for "Your work" and the class overview
+        "progress": {"right": sum(row["right"] for form in forms.values() for row in form),
+                     "total": sum(len(form) for form in forms.values())},
         "messages": messages,
         "warning": warning,
     }

@@ -3,7 +3,9 @@
 What it is: the one place that turns floats into the text a figure shows (so every figure
 writes 10.001, −12 and 1.5 × 10³⁷ the same way), checks the numbers a figure receives, and reads
 the numbers a reader types into a figure's field (typed_number), with a plain sentence for text
-that is not one.
+that is not one. The checked predictions read their answers in the page, without Python
+(browser/predictions/judge.mjs readNumber): the same rules and the same sentences, word for word,
+which tests/article/test_predictions.py checks on a table of entries.
 What it is not: drawing. Curves are returned as lists of [x, y] pairs for the views to plot.
 """
 import contextlib
@@ -28,6 +30,15 @@ def number_text(value, digits=6):
     return text.replace("-", MINUS, 1) if text.startswith("-") else text
 
 
+def exact_text(value):
+    """`value` written so that it reads back as the same float: number_text's six digits when they do, else
+    every digit it needs (a reader's −6.0000001 is not "−6")."""
+    text = number_text(value)
+    if not math.isfinite(value) or "×" in text or float(text.replace(MINUS, "-")) == value:
+        return text
+    return repr(float(value)).replace("-", MINUS, 1)
+
+
 def checked_number(name, value, low=None, high=None):
     """`value` as a float, or a ValueError a reader can act on."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -41,6 +52,8 @@ def checked_number(name, value, low=None, high=None):
 
 
 TYPED_LENGTH = 40  # characters: longer text in a number field is refused before Python reads it
+MINUS_SIGNS = re.compile("[\u2212\u2012\u2013\u2014\ufe63\uff0d]")  # −, dashes: what a reader copies from the page
+NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 DECIMAL_COMMA = re.compile(r"[+-]?\d*,\d+")
 FRACTION = re.compile(r"([+-]?\d+(?:\.\d*)?)/(\d+(?:\.\d*)?)")
 
@@ -48,7 +61,8 @@ FRACTION = re.compile(r"([+-]?\d+(?:\.\d*)?)/(\d+(?:\.\d*)?)")
 def typed_number(text, what):
     """(the number, None) for the text a reader typed into the field of `what` ("the gradient of e"),
     or (None, one sentence saying what is wrong with the text). Never raises for text: a field may
-    hold anything. Accepts the minus sign figures write (−6) as well as the keyboard's (-6)."""
+    hold anything. Accepts the minus sign figures write (−6) as well as the keyboard's (-6); digits only
+    (no "inf", "nan" or 1_000), as judge.mjs's readNumber."""
     if not isinstance(text, str):
         raise ValueError(f"the entry must be the text of the field, not {text!r}")
     shown = text.strip()
@@ -56,19 +70,14 @@ def typed_number(text, what):
         return None, f"Type a number for {what} first."
     if len(shown) > TYPED_LENGTH:
         return None, f"That is too long for a number ({len(shown)} characters): type a few digits, such as −6 or 0.25."
-    plain = shown.replace(MINUS, "-")
+    plain = MINUS_SIGNS.sub("-", shown)
     if DECIMAL_COMMA.fullmatch(plain):
         return None, f"Write the decimal point as a point: {plain.replace(',', '.').replace('-', MINUS)} rather than {shown}."
-    if fraction := FRACTION.fullmatch(plain):
-        numerator, denominator = float(fraction[1]), float(fraction[2])
-        if denominator:
-            return None, f"Type {shown} as a decimal number: {number_text(numerator / denominator)}."
-    try:
-        value = float(plain)
-    except ValueError:
+    if (fraction := FRACTION.fullmatch(plain)) and float(fraction[2]):
+        return None, f"Type {shown} as a decimal, {number_text(float(fraction[1]) / float(fraction[2]))}."
+    if not NUMBER.fullmatch(plain):
         return None, f"“{shown}” is not a number. Type digits, such as −6 or 0.5."
-    if math.isnan(value):
-        return None, f"“{shown}” is not a number. Type digits, such as −6 or 0.5."
+    value = float(plain)
     if not math.isfinite(value):
         return None, (f"“{shown}” is infinite for a float (the largest is about 1.8 × 10³⁰⁸); "
                       "no number here is anywhere near that big.")

@@ -25,6 +25,10 @@ TITLE = "The cost of a gradient"
 PAGE_CALLS = ("initial", "set_parameters")
 PARAMETERS_RANGE = {"min": 1, "max": 1000, "step": 1}
 DEFAULT_PARAMETERS = 17  # as many as the lesson's XOR network has
+# What the slider steps through, one arrow key at a time: about evenly on the figure's logarithmic axis (each
+# step at most twice the one before; 10 and 100 a third and two thirds of the way), with the default on it.
+PARAMETER_STEPS = sorted({*range(1, 10), DEFAULT_PARAMETERS, 1000,
+                          *(int(decade * factor) for decade in (10, 100) for factor in (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8))})
 CURVE_SIZES = [1, 2, 3, 5, 10, 20, 50, 100, 200, 500, 1000]
 
 
@@ -83,6 +87,7 @@ def view(n, with_curve=False):
     state = {
         "parameters": n,
         "parameters_range": PARAMETERS_RANGE,
+        "parameter_steps": PARAMETER_STEPS,
         "parameters_text": count_text(n),
         "forward_text": count_text(cost["forward"]),
         "backward_text": count_text(cost["backward"]),

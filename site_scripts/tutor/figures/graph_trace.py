@@ -15,6 +15,7 @@ What it is not: a second autodiff engine. The gradients it ends with are the one
 from .display import number_text, state_field
 
 OPERAND_NAMES = {1: ("operand",), 2: ("left operand", "right operand")}
+EDGE_DIGITS = 3  # significant digits of an edge's labels ("× 0.642", "adds 2.46 × 10⁻⁵"): they sit between boxes
 
 
 def values_in_order(root):
@@ -121,7 +122,7 @@ def trace(root, names, seeded, edges_done):
             "parent": ids[parent],
             "child": ids[child],
             "operand": operand,
-            "local_text": number_text(local_derivative),
+            "local_text": number_text(local_derivative, EDGE_DIGITS),
             "contribution_text": None,
             "state": "done" if index < edges_done else "next" if seeded and index == edges_done else "waiting",
             "active": index < edges_done and child is active,
@@ -130,7 +131,7 @@ def trace(root, names, seeded, edges_done):
             contribution = child.grad * local_derivative
             parent.grad += contribution
             contributions[parent].append(number_text(contribution))
-            edge["contribution_text"] = number_text(contribution)
+            edge["contribution_text"] = number_text(contribution, EDGE_DIGITS)
             if messages and schedule[index - 1][0] is not child:
                 messages = []  # only the sentences of the operation done last
             messages.append(

@@ -2,19 +2,24 @@
 
 What it is: the neuron t = tanh(w₁·x₁ + w₂·x₂ + b) at x₁ = 2, x₂ = 3, w₁ = −1, w₂ = 1 and b = ln 2 − 1,
 built by the engine the way its Neuron builds one (the weighted sum started from the bias, then tanh).
-The bias is chosen so that the activation is n = ln 2 and the results are readable: t = tanh(ln 2) = 0.6,
+The bias is chosen so that the weighted sum is n = ln 2 and the results are readable: t = tanh(ln 2) = 0.6,
 tanh's local derivative 1 − t² = 0.64, and the gradients of t with respect to w₁, w₂ and b are 0.64 times
 x₁, x₂ and 1. The reader fills six fields in order (n, t, 1 − t², then the three gradients), each checked
 when entered. A reader rounds and carries their own numbers on, so an entry is right when it lies within
-rounding (ROUNDING, two decimals) of the exact value, or of what the step gives from the reader's own
-entry in the field it is computed from (FROM: t from n, 1 − t² from t, each gradient from 1 − t²), that
-entry taken as any number within rounding of what they typed: n = 0.69 carried on gives t = 0.598,
-1 − t² = 0.6424 and a gradient of w₂ of 1.9273, all right. A wrong entry is compared with the usual slips
-(the bias or a product left out, tanh forgotten, t² or 1 − t instead of 1 − t², the weight instead of the
-input, tanh's factor left out), computed from the exact numbers and from the reader's own; bad input gets
-a sentence. The exact numbers come from the engine's graph: its data, the local derivative it stored on
-tanh's edge, and the chain rule over its edges; once every field is right, the engine's own backward()
-gives the column shown beside the reader's.
+rounding (ROUNDING, two decimals) of a number the reader may honestly have worked it out from: the exact
+value, or what the step gives (FROM: t from n, 1 − t² from t, each gradient from 1 − t²) from a number
+they may hold in the field it is computed from, which is what they typed there or the unrounded number
+their calculator still holds (the step's result from a number they held before, or the exact value, when
+what they typed is that number rounded). Rounding is allowed once, at the entry: n = 0.69 carried on gives
+t = 0.598 (so 0.60, 0.598, not 0.59), 1 − t² = 0.6424 and a gradient of w₂ of 1.9273, all right. A wrong
+entry is compared with the usual slips (the bias or a product left out, tanh forgotten, t² or 1 − t instead
+of 1 − t², the weight instead of the input, the other input, a lost sign, tanh's factor left out), computed
+from the exact numbers and from the reader's own; bad input gets a sentence. The exact numbers come from the
+engine's graph: its data, the local derivative it stored on tanh's edge, and the chain rule over its edges;
+once every field is right, the engine's own backward() gives the column shown beside the reader's, and the
+last message names each field where the reader's carried rounding left their number more than rounding
+away from the engine's. Every state says how many fields are right (`progress`), which the page keeps for the
+reader's work file.
 What it is not: the view (neuron_by_hand.mjs draws the neuron and the fields).
 """
 import math
@@ -22,24 +27,26 @@ import math
 from tinygrad import Value
 
 from .by_hand import checked_texts, entry, open_row, rows
-from .display import number_text, state_field, typed_number
+from .display import exact_text, number_text, state_field, typed_number
 from .graph_trace import chain_rule
 
 TITLE = "A neuron by hand"
 PAGE_CALLS = ("initial", "check_entry", "start_again")
+SAVES_PROGRESS = True  # its states carry `progress`, the fields right: the work file and the class overview count it
 X1, X2, W1, W2 = 2, 3, -1, 1
-B = math.log(2) - 1  # makes the activation ln 2, so that t = tanh(ln 2) = 0.6 exactly
+B = math.log(2) - 1  # makes the weighted sum ln 2, so that t = tanh(ln 2) = 0.6 exactly
 ROUNDING = 0.005  # what rounding to two decimals may move a number by
 CLOSE = 0.05  # a wrong entry this near a right one is "close"
 FIELDS = [  # key, label: in the order the reader fills them
-    ("n", "Activation n"),
+    ("n", "Weighted sum n = w₁x₁ + w₂x₂ + b"),
     ("t", "Output t = tanh(n)"),
     ("local", "Local derivative 1 − t²"),
     ("w1", "Gradient of w₁"),
     ("w2", "Gradient of w₂"),
     ("b", "Gradient of b"),
 ]
-NAMES = {"n": "n", "t": "t", "local": "1 − t²"}  # the fields others are computed from, as the sentences name them
+NAMES = {"n": "n", "t": "t", "local": "1 − t²", "w1": "the gradient of w₁", "w2": "the gradient of w₂",
+         "b": "the gradient of b"}  # the fields as the sentences name them
 FROM = {  # field: (the field it is computed from, the step the reader takes from that number)
     "t": ("n", lambda n: Value(n).tanh().data),
     "local": ("t", lambda t: 1 - t * t),
@@ -68,26 +75,27 @@ def own_numbers(texts):
     return numbers
 
 
-def carried_range(key, mine):
-    """(low, high): what field `key` comes to from the reader's own number in the field it is computed from,
-    that number taken as anything within ROUNDING of what they typed; None for n (computed from the given
-    inputs) or when that field holds no number."""
-    if key not in FROM or FROM[key][0] not in mine:
-        return None
-    source, step = FROM[key]
-    low, high = mine[source] - ROUNDING, mine[source] + ROUNDING
-    ends = [step(low), step(high)] + ([step(0.0)] if low < 0 < high else [])  # 1 − t² turns at t = 0
-    return min(ends), max(ends)
+def sources(key, expected, mine):
+    """The numbers the reader may honestly have worked field `key` out from: its exact value, and what the
+    step gives from each number they may hold in the field it is computed from (held)."""
+    found = [expected[key]]
+    if key in FROM and FROM[key][0] in mine:
+        source, step = FROM[key]
+        found += [step(number) for number in held(source, expected, mine)]
+    return found
+
+
+def held(key, expected, mine):
+    """The numbers the reader may hold for field `key`, which they filled in: what they typed, and each number
+    they may have worked it out from (sources) that what they typed is a rounding of (their calculator's)."""
+    return [mine[key]] + [number for number in sources(key, expected, mine) if agrees(mine[key], number)]
 
 
 def accepted_ranges(key, expected, mine):
-    """[(low, high), ...]: the numbers field `key` takes as right: within ROUNDING of the exact value, and
-    within ROUNDING of what follows from the reader's own entry before it (carried_range)."""
-    ranges = [(expected[key] - ROUNDING, expected[key] + ROUNDING)]
-    carried = carried_range(key, mine)
-    if carried is not None:
-        ranges.append((carried[0] - ROUNDING, carried[1] + ROUNDING))
-    return ranges
+    """[(low, high), ...]: the numbers field `key` takes as right: within ROUNDING of a number the reader may
+    have worked it out from (sources). Rounding is allowed once, at this entry: what they typed before
+    counts as it is, or as the unrounded number it was rounded from."""
+    return [(number - ROUNDING, number + ROUNDING) for number in sources(key, expected, mine)]
 
 
 def distance(number, ranges):
@@ -155,8 +163,13 @@ def slips(key, n, t, local):
                 (1 - n * n, "Use t, the output of tanh, not n: the local derivative is 1 − t².")]
     if key in weighted:
         weight, x, weight_name, x_name = weighted[key]
+        other_x, other_x_name = (X2, "x₂") if key == "w1" else (X1, "x₁")
         return [(local, f"That is how much t moves when n moves. n moves by {x_name} = {x} for each unit of "
                         f"{weight_name}: multiply by {x_name}."),
+                (-local * x, f"The sign is lost: 1 − t² = {number_text(local)} times {x_name} = {x} is "
+                             f"{number_text(local * x)}."),
+                (local * other_x, f"That multiplies by {other_x_name} = {other_x}, the other input. {weight_name} "
+                                  f"multiplies {x_name}, so n moves by {x_name} = {x} for each unit of {weight_name}."),
                 (local * weight, f"That multiplies by the weight. The local derivative of {weight_name}·{x_name} for "
                                  f"{weight_name} is the other factor, the input {x_name} = {x}."),
                 (x, f"That leaves tanh out: t moves by 1 − t² = {number_text(local)} for each unit n moves. "
@@ -164,6 +177,7 @@ def slips(key, n, t, local):
                 (t * x, "That multiplies by t. The local derivative of tanh is 1 − t², not t.")]
     return [(1, f"That leaves tanh out: the sum passes b on with 1, and tanh multiplies it by 1 − t² = "
                 f"{number_text(local)}."),
+            (-local, f"The sign is lost: 1 − t² = {number_text(local)} times the sum's 1 is {number_text(local)}."),
             (t, "That multiplies by t. The local derivative of tanh is 1 − t², not t.")]
 
 
@@ -193,7 +207,7 @@ def slip(key, text, number, expected, mine):
                 return sentence
     if distance(number, accepted_ranges(key, expected, mine)) <= CLOSE:
         return closeness(key, text, mine)
-    return f"Not {number_text(number)}. {rule(key, expected, mine)}"
+    return f"Not {exact_text(number)}. {rule(key, expected, mine)}"
 
 
 def right_sentence(key, expected):
@@ -225,6 +239,21 @@ def boxes_of(expected, texts):
     return [{"key": key, "label": label, "expected": accepted_ranges(key, expected, mine)} for key, label in FIELDS]
 
 
+def finished_message(numbers, expected, mine):
+    """The message once every field is right: the engine's column (`numbers`) beside the reader's entries
+    (`mine`), and each field where the reader's number is more than rounding from the engine's."""
+    opening = "Every field is right. Beside each one is what the engine computed for the same neuron, forward and with backward(): "
+    if not all(math.isclose(numbers[key], expected[key], rel_tol=1e-9, abs_tol=1e-12) for key, _ in FIELDS):
+        return opening + "they differ, so the engine in use does not compute this neuron as the lesson's does."
+    apart = [key for key, _ in FIELDS if not agrees(mine[key], numbers[key])]
+    if not apart:
+        return opening + "the same numbers as yours, to two decimals."
+    named = [f"{NAMES[key]} (your {number_text(mine[key])}, the engine's {number_text(numbers[key])})" for key in apart]
+    return (opening + "the same numbers as yours, to two decimals, except " + (", ".join(named[:-1]) + " and "
+            if len(named) > 1 else "") + named[-1] + ": there the rounding you carried on from field to field added up "
+            f"to more than {number_text(ROUNDING)}.")
+
+
 def view(texts, messages, warning=False):
     expected = expected_numbers(build())
     form = rows(boxes_of(expected, texts), texts, within)
@@ -233,11 +262,8 @@ def view(texts, messages, warning=False):
     if current is None:
         numbers = engine_column()
         engine = {key: number_text(number) for key, number in numbers.items()}
-        same = all(math.isclose(numbers[key], expected[key], rel_tol=1e-9, abs_tol=1e-12) for key, _ in FIELDS)
         if not warning:
-            messages = messages + ["Every field is right. Beside each one is what the engine computed for the same "
-                                   "neuron, forward and with backward(): " + ("the same numbers." if same else
-                                   "they differ, so the engine in use does not compute this neuron as the lesson's does.")]
+            messages = messages + [finished_message(numbers, expected, own_numbers(texts))]
     elif not warning:
         messages = messages + [f"Next: {current['label']}."]
     right = sum(row["right"] for row in form)
@@ -251,6 +277,7 @@ def view(texts, messages, warning=False):
         "engine": engine,
         "finished": current is None,
         "right_text": f"{right} of {len(form)}",
+        "progress": {"right": right, "total": len(form)},  # saved by the page for "Your work" and the class overview
         "messages": messages,
         "warning": warning,
         "description": (f"A neuron with inputs x₁ = {X1} and x₂ = {X2}, weights w₁ = {number_text(W1)} and "

@@ -3,7 +3,7 @@
 // output over the input square as coloured cells (blue towards +1, orange towards −1, paler near 0),
 // the four training points coloured by their target, the loss curve on a logarithmic axis, and a
 // table of the hidden neurons' outputs at the four inputs, coloured the same way (rows of inputs the
-// model found the hidden layer cannot tell apart are outlined).
+// model found the hidden layer cannot tell apart are outlined), under a one-line key of the colours.
 // What it is not: the network: every output, loss and prediction comes from the model's state.
 import { drawing, panels, plot, svgElement } from "../../browser/figures/svg.mjs";
 
@@ -41,6 +41,17 @@ function hiddenTable(state) {
   return svg;
 }
 
+/** "Colours: ■ blue towards +1, ■ orange towards −1, paler near 0": the targets' values, from the state. */
+function colourKey(state) {
+  const targets = state.points.map((point) => point[2]);
+  const signed = (value) => (value > 0 ? `+${value}` : `\u2212${-value}`);
+  const key = Object.assign(document.createElement("p"), { className: "figure__key" });
+  const swatch = (name) => Object.assign(document.createElement("span"), { className: `figure__swatch figure__surface--${name}` });
+  key.append("Colours: ", swatch("positive"), ` blue towards ${signed(Math.max(...targets))}, `, swatch("negative"),
+    ` orange towards ${signed(Math.min(...targets))}, paler near 0 (the output, the targets and the hidden outputs).`);
+  return key;
+}
+
 export function mountView(figure) {
   const first = figure.state;
   const canTrain = figure.button("Train 100 steps", "train_steps");
@@ -66,7 +77,9 @@ export function mountView(figure) {
       xLabel: "step", yLabel: "loss", yScale: "log", empty: state.steps ? null : "not trained yet" });
     losses.curve(state.history.map((loss, step) => [step, loss]), "figure__history");
     if (!state.steps) losses.dot([0, state.history[0]], "figure__current", 3);
-    figure.draw(panels(surface, curve, hiddenTable(state)));
+    const picture = document.createElement("div");
+    picture.append(colourKey(state), panels(surface, curve, hiddenTable(state)));
+    figure.draw(picture);
     figure.readouts([
       ["Steps", state.steps_text], ["Loss", state.loss_text], ["Parameters", state.parameter_count_text],
       ...state.points.map(([x1, x2], index) => [`Output at (${x1}, ${x2})`, state.prediction_texts[index]]),

@@ -87,6 +87,12 @@ def hidden_outputs(network, hidden):
     return [[total.tanh().data for total in layer(inputs)] for inputs, _ in XOR_TABLE]
 
 
+def right_side(prediction, target):
+    """Whether `prediction` lies on the side of 0 where `target` is: their product is above 0, so an output of
+    exactly 0 is on neither side (the untrained network answers 0 at (0, 0), whose target is −1)."""
+    return prediction * target > 0
+
+
 def signed(target):
     return number_text(target) if target < 0 else f"+{number_text(target)}"
 
@@ -162,7 +168,7 @@ def view(seed, hidden, network, history):
     messages += findings
     if steps >= MAX_STEPS:
         messages.append(f"This figure stops at {MAX_STEPS} steps: press Reset to start again.")
-    correct = sum((prediction > 0) == (target > 0) for prediction, (_, target) in zip(predictions, XOR_TABLE))
+    correct = sum(right_side(prediction, target) for prediction, (_, target) in zip(predictions, XOR_TABLE))
     return {
         "seed": seed,
         "hidden": hidden,

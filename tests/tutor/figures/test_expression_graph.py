@@ -43,6 +43,21 @@ def test_show_draws_one_box_per_value_and_one_edge_per_engine_edge():
     assert sorted(edge["local_text"] for edge in first["edges"]) == sorted(["2", "1", "1", "1", "−1", "−6", "1"])
 
 
+def test_edge_labels_have_three_significant_digits_so_they_fit_between_boxes():
+    """A long label ("adds 2.45765 × 10⁻⁵") ran under the boxes: an edge's labels are rounded to 3 significant
+    digits, the boxes' values and the sentences keep 6."""
+    _, _, [graph] = run("from tinygrad import Value\nw = Value(0.00245765)\nloss = w * 0.01\nshow(loss)")
+    last = graph["states"][-1]["graph"]
+    [edge] = [edge for edge in last["edges"] if last["nodes"][edge["parent"]]["symbol"] == "w"]
+    assert (edge["local_text"], edge["contribution_text"]) == ("0.01", "0.01")
+    [edge] = [edge for edge in last["edges"] if last["nodes"][edge["parent"]]["symbol"] != "w"]
+    assert edge["local_text"] == "0.00246" and edge["contribution_text"] == number_text(0.00245765 * 1, 3)
+    report, _, [graph] = run("from tinygrad import Value\na = Value(2.45765e-5)\nb = Value(1.23456)\nshow(a * b)")
+    last = graph["states"][-1]["graph"]
+    assert {edge["contribution_text"] for edge in last["edges"]} == {"1.23", "2.46 × 10⁻⁵"}
+    assert {node["data_text"] for node in last["nodes"]} >= {"2.45765 × 10⁻⁵", "1.23456"}
+
+
 def test_the_steps_end_with_the_gradients_of_backward():
     _, _, [graph] = run(LOSS_BLOCK + "show(loss)")
     states = graph["states"]

@@ -190,6 +190,18 @@ def test_two_hidden_neurons_with_seed_seven_sit_on_a_plateau_through_step_1000()
     assert any(message.startswith("Plateau") for message in state["messages"])
 
 
+def test_an_output_of_exactly_zero_is_on_neither_side_of_zero():
+    """The untrained network answers exactly 0 at (0, 0) (every bias starts at 0); its target is −1, so
+    that input is not on the right side: prediction × target must be above 0."""
+    state = xor_surface.initial()
+    assert state["predictions"][0] == 0.0
+    right = sum(prediction * target > 0 for prediction, (_, target) in zip(state["predictions"], xor_surface.XOR_TABLE))
+    assert right == 2
+    assert f"; {right} of the 4 inputs on the right side of 0" in state["description"]
+    assert [xor_surface.right_side(p, t) for p, t in ((0.0, -1), (0.0, 1), (-0.2, -1), (0.3, 1), (0.3, -1))] == \
+        [False, False, True, True, False]
+
+
 @pytest.mark.parametrize("seed, hidden", [(42, 4), (7, 2)])
 def test_hidden_outputs_are_the_engines_hidden_layer(seed, hidden):
     state = xor_surface.train_steps(xor_surface.set_hidden(xor_surface.set_seed(xor_surface.initial(), seed), hidden))
@@ -307,6 +319,18 @@ def counted_by_hand(n):
     leaf), two per sum, one for tanh, two for the subtraction (0.5 becomes a leaf too), one for the
     square."""
     return {"forward": 2 * (n - 1) + 3, "backward": 4 * (n - 1) + 4}
+
+
+def test_the_cost_sliders_steps_are_about_even_on_a_logarithmic_axis():
+    """The slider was linear from 1 to 1,000 under a logarithmic axis: now each arrow key steps to the next of
+    PARAMETER_STEPS, at most twice the one before, with 10 and 100 about a third and two thirds of the way."""
+    steps = gradient_cost.PARAMETER_STEPS
+    span = len(steps) - 1
+    assert steps[0] == gradient_cost.PARAMETERS_RANGE["min"] and steps[-1] == gradient_cost.PARAMETERS_RANGE["max"]
+    assert gradient_cost.DEFAULT_PARAMETERS in steps and steps == sorted(set(steps))
+    assert all(1 < later / earlier <= 2 for earlier, later in zip(steps, steps[1:]))
+    assert abs(steps.index(10) / span - 1 / 3) < 0.06 and abs(steps.index(100) / span - 2 / 3) < 0.02
+    assert gradient_cost.initial()["parameter_steps"] == steps
 
 
 @pytest.mark.parametrize("n", [1, 2, 17, 1000])
