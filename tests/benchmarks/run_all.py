@@ -64,7 +64,7 @@ sys.path.insert(0, str(BENCHMARKS))
 sys.path.insert(0, str(BENCHMARKS.parents[1]))
 
 import xor  # noqa: E402  (after the path is set)
-from helpers import CHROMIUM_ARGS, PYTHON_TIMEOUT_MS, build_site, chromium_path, free_port  # noqa: E402
+from helpers import CHROMIUM_ARGS, PYTHON_TIMEOUT_MS, build_site, chromium_path, free_port, wait_for_address  # noqa: E402
 from site_scripts.server.serve import LessonHandler, LessonServer  # noqa: E402
 
 BARE_FOLDER = "bench-bare/"
@@ -744,7 +744,7 @@ def measure_first_visit_switch(bench):
 def follow_link_to_figure(page, url, figure):
     """Click the navigation link to `url` (instant navigation), scroll to `figure`, wait until it is interactive."""
     page.evaluate("url => [...document.querySelectorAll('a.md-nav__link')].find((a) => a.href === url).click()", url)
-    page.wait_for_url(lambda address: urlparse(address)._replace(fragment="").geturl() == url)  # a #heading may follow
+    wait_for_address(page, url)
     page.locator(f'[data-widget="{figure}"]').scroll_into_view_if_needed()
     page.wait_for_function("figure => document.querySelector(`[data-widget=\"${figure}\"]`)?.dataset.python === 'ready'",
                            arg=figure, timeout=PYTHON_TIMEOUT_MS)

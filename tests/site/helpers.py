@@ -221,6 +221,13 @@ def open_lesson(page, site_url, path=""):
     wait_blocks_mounted(page)
 
 
+def wait_for_address(page, url, timeout=UI_TIMEOUT_MS):
+    """Wait until the page's address is `url` (absolute), whatever #fragment follows it: Material's
+    navigation.tracking writes the heading in view into the address whenever the page scrolls (a test's
+    scroll_into_view_if_needed is enough)."""
+    page.wait_for_url(lambda address: urlparse(address)._replace(fragment="").geturl() == url, timeout=timeout)
+
+
 def wait_blocks_mounted(page):
     """Wait until the scripts turned every static runnable block of the page into a live one."""
     page.wait_for_function(

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 from helpers import (PYTHON_TIMEOUT_MS, block, blocks, cpython_outputs, editor_text, free_port, open_lesson,
                      output_text, pages_with_blocks, press, python_interpreter, run_block, run_then_stop,
-                     runnable_sources, serve_site, set_code, wait_run_finished, wait_running)
+                     runnable_sources, serve_site, set_code, wait_for_address, wait_run_finished, wait_running)
 
 LOCATIONS = ["site_url", "subpath_site_url"]
 RUNTIME_FILES = ("runner.py", "_pyodide", "pyodide.asm", "tutor/")
@@ -206,7 +206,7 @@ def test_blocks_survive_instant_navigation_without_a_new_page_load(page, site_ur
     page.evaluate("() => { window.loadedOnce = true; }")
 
     page.locator(f'a[href$="{paths[1]}"]').first.click()
-    page.wait_for_url(re.compile(re.escape(paths[1]) + "$"))
+    wait_for_address(page, site_url + paths[1])
     page.wait_for_function("() => document.querySelectorAll('div.runnable[data-mounted]').length > 0")
 
     assert page.evaluate("() => window.loadedOnce === true"), "the click reloaded the page"

@@ -12,11 +12,11 @@ What it is not: "Your work" (test_work.py) or the format (tests/article/test_wor
 import csv
 import io
 import json
-import re
 
 import pytest
 from playwright.sync_api import expect
 
+from helpers import wait_for_address
 from test_accessibility import serious_violations
 from sample_work_files import DROP_FILES, bad_work_files, expected_counts, generated_work, lesson_map, row_text
 
@@ -53,7 +53,7 @@ def open_overview(page, site_url):
     """From the teachers' page, follow its link to the overview; wait until it can read files."""
     page.goto(site_url + "teachers/")
     page.get_by_role("link", name="Class overview", exact=True).click()
-    page.wait_for_url(re.compile(r"/class-overview/"))
+    wait_for_address(page, site_url + "class-overview/")
     field = page.get_by_label("Students' work files")
     expect(field).to_be_enabled()
     return field

@@ -16,13 +16,12 @@ What it is not: the class overview (test_class_overview.py) or the format's sche
 """
 import importlib
 import json
-import re
 
 import jsonschema
 import pytest
 from playwright.sync_api import expect
 
-from helpers import REPO, block, editor_text, open_lesson, run_block, set_code
+from helpers import REPO, block, editor_text, open_lesson, run_block, set_code, wait_for_address
 from test_edit_engine import apply_engine, open_engine_editor, type_engine
 from test_accessibility import serious_violations
 from test_exercises import check, panel_of
@@ -207,11 +206,11 @@ def test_every_bad_file_is_refused_with_its_reason_and_changes_nothing(page, sit
 def test_the_header_links_to_your_work_from_every_page_also_after_instant_navigation(page, site_url, clean_run):
     page.goto(site_url)
     page.get_by_role("link", name="Derivatives, three ways").first.click()  # instant navigation: the header stays
-    page.wait_for_url("**/derivatives/")
+    wait_for_address(page, site_url + "derivatives/")
     link = page.locator("header").get_by_role("link", name="Your work")
     expect(link).to_be_visible()
     link.click()
-    page.wait_for_url(re.compile(r"/your-work/$"))
+    wait_for_address(page, site_url + "your-work/")
     expect(work_group(page)).to_be_visible()
     page.goto(site_url + "no-such-page/")  # the 404 page has it too
     expect(page.locator("header").get_by_role("link", name="Your work")).to_have_attribute("href", site_url + "your-work/")
