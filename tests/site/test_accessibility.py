@@ -22,14 +22,8 @@ from helpers import PYTHON_TIMEOUT_MS, REPO, UI_TIMEOUT_MS, block, run_block, se
 
 AXE_SOURCE = (REPO / "node_modules" / "axe-core" / "axe.min.js").read_text(encoding="utf-8")
 SCHEMES = {"light": "default", "dark": "slate"}  # Playwright's colour scheme -> Material's palette scheme
-# The parts that content-visibility lets the browser skip until the reader scrolls near them
-# (theme/offscreen.css) are shown for the scan: axe checks them as a reader sees them once there
-# (skipped, axe could judge fewer of their colours).
 RUN_AXE = """async () => {
-  const parts = [...document.querySelectorAll(".md-content__inner > *")];
-  for (const part of parts) part.style.contentVisibility = "visible";
   const result = await axe.run(document, { resultTypes: ["violations"] });
-  for (const part of parts) part.style.contentVisibility = "";
   return result.violations.filter((violation) => ["serious", "critical"].includes(violation.impact))
     .map((violation) => `${violation.id} (${violation.impact}): ` + violation.nodes.slice(0, 3)
       .map((node) => `${node.target.join(" ")}: ${node.failureSummary.replace(/\\s+/g, " ")}`).join(" | "));
