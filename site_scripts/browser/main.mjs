@@ -1,11 +1,10 @@
 // main.mjs: the lesson's one browser entry point, loaded on every page as a module script.
 // What it is: the wiring that mounts runnable blocks, exercises, predictions, figures, the engine editor
 // and the edited-engine banner, and the pages "Your work" and "Class overview", on each page Material
-// shows (navigation/pages.mjs: the page first shown at once, before Material's deferred bundle has run,
-// then each page instant navigation brings), handing the mount functions the page visit's shared state
-// (a LessonPage); it obeys ?solutions=off|on in the address, puts right an address that instant
-// navigation left with another page's #heading, and registers the offline service worker once.
-// What it is not: behaviour; each imported module owns its own.
+// shows (document$ fires on the first load and after every instant navigation), handing the mount
+// functions the page visit's shared state (a LessonPage); it obeys ?solutions=off|on in the address, puts
+// right an address that instant navigation left with another page's #heading, and registers the offline
+// service worker once. What it is not: behaviour; each imported module owns its own.
 import { mountBlocks } from "./blocks/blocks.mjs";
 import { mountFigures } from "./figures/figures.mjs";
 import { mountExercises } from "./exercises/exercises.mjs";
@@ -18,7 +17,6 @@ import { mountPredictions } from "./predictions/predictions.mjs";
 import { anchorWorkLink, mountWorkPages } from "./work/work-pages.mjs";
 import { applySolutionsParameter } from "./storage/saved-settings.mjs";
 import { putAddressRight, watchNavigation } from "./navigation/address.mjs";
-import { onEveryPage } from "./navigation/pages.mjs";
 
 registerOffline();
 watchNavigation();
@@ -26,7 +24,7 @@ anchorWorkLink(document);
 // Material's search dialog has no accessible name (axe: "aria-dialog-name"); the header is not
 // replaced by instant navigation, so naming it once is enough.
 document.querySelector('.md-search[role="dialog"]:not([aria-label])')?.setAttribute("aria-label", "Search");
-onEveryPage(() => {
+document$.subscribe(() => {
   putAddressRight(); // first: Material's navigation.tracking may have given it the page left behind's #heading
   applySolutionsParameter(location.search); // before the exercises show their solution buttons
   mountEngineBanner(document);

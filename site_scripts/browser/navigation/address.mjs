@@ -14,15 +14,13 @@
 // What it is not: a change to Material's navigation; nothing here moves the page or follows a link. On
 // a page opened by a full load (no instant navigation) the address is left as the browser has it.
 
-import { whenMaterial } from "./pages.mjs";
-
 let requested = null; // the last address instant navigation was asked for (a URL), or null
 
-/** Note every address Material's instant navigation is asked for (call once per page load). */
+/** Note every address Material's instant navigation is asked for (call once, after Material's bundle). */
 export function watchNavigation() {
-  whenMaterial(() => globalThis.location$?.subscribe((address) => {
+  globalThis.location$?.subscribe((address) => {
     requested = new URL(address);
-  }));
+  });
 }
 
 /** If this page was reached by instant navigation and its address gained another #fragment than the

@@ -15,7 +15,6 @@
 // without service workers (file://, plain http from another machine, old browsers) Python still works,
 // just not offline and with Stop restarting Python instead of interrupting it.
 import { runtime } from "../runtime/runtime.mjs";
-import { onEveryPage } from "../navigation/pages.mjs";
 
 const SITE_ROOT = new URL("../../../../", import.meta.url);  // this file is <root>/assets/lesson/browser/offline/
 const WORKER_URL = new URL("service-worker.js", SITE_ROOT);
@@ -43,7 +42,7 @@ function watchNavigation(registration) {
   // A page shown by instant navigation is a new page; its address may gain a #heading at any time
   // (Material's navigation.tracking, which can even write the previous page's heading into it).
   let shownPath = location.pathname;
-  onEveryPage(() => {
+  globalThis.document$?.subscribe(() => {
     if (location.pathname === shownPath) return;
     shownPath = location.pathname;
     readerTouchedPage = false;
@@ -117,7 +116,7 @@ function precacheOncePythonRan() {
     offlineText = OFFLINE_TEXT[data.type](data);
     showOfflineStatus();
   });
-  onEveryPage(showOfflineStatus);  // instant navigation replaces the footer
+  globalThis.document$?.subscribe(showOfflineStatus);  // instant navigation replaces the footer
   navigator.serviceWorker.ready.then((registration) => registration.active?.postMessage({ type: "offline-status" }));
   let asked = false;
   let timer = null;
@@ -131,7 +130,7 @@ function precacheOncePythonRan() {
     }, COPY_AFTER_QUIET_MS);
   };
   runtime.onStatus(askWhenQuiet);
-  onEveryPage(askWhenQuiet);
+  globalThis.document$?.subscribe(askWhenQuiet);
 }
 
 /** A plain message for a module the page could not load (a figure's view, show()'s graph): offline,
