@@ -9,7 +9,7 @@ entry with the engine; this hook only copies text, so a page and its test read t
 import re
 from pathlib import Path
 
-import yaml
+from docs_data import kept_out, read_yaml  # the hooks' folder is on sys.path
 from mkdocs.exceptions import PluginError
 
 NUMBERS_FILE = "numbers.yml"  # inside docs_dir
@@ -21,10 +21,7 @@ texts_by_name = {}
 def read_numbers_file(docs_dir):
     """numbers.yml as parsed YAML (`setup`, `numbers`, `formulas`), checked for the shape the hook needs."""
     source = Path(docs_dir) / NUMBERS_FILE
-    try:
-        document = yaml.safe_load(source.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as problem:
-        raise PluginError(f"lesson_numbers: cannot read {source}: {problem}") from None
+    document = read_yaml(source, lambda message: PluginError(f"lesson_numbers: {message}"))
     if not isinstance(document, dict):
         raise PluginError(f"lesson_numbers: {source} must be a mapping with `numbers` and `formulas`")
     seen = set()
@@ -51,10 +48,7 @@ def on_config(config):
 
 
 def on_files(files, config):
-    numbers_file = files.get_file_from_path(NUMBERS_FILE)
-    if numbers_file is not None:
-        files.remove(numbers_file)
-    return files
+    return kept_out(files, NUMBERS_FILE)
 
 
 def on_page_markdown(markdown, page, config, files):

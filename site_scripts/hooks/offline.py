@@ -28,7 +28,11 @@ DOWNLOADS = "downloads"
 CLASSROOM_ZIP = "slope-to-backprop-classroom.zip"
 ZIP_FOLDER = "slope-to-backprop"                 # the folder the zip unpacks into
 BUILD_LINE = 'const BUILD = { version: "unbuilt", files: {} };'
-NOT_PRECACHED = {WORKER_NAME, SERVER_NAME}       # plus downloads/ and source maps (for developer tools only)
+# The copy of site_scripts/browser/ under assets/lesson/browser/ holds the unfilled worker, which on_post_build
+# removes (the filled one is at the root); a hook that lists the copy before then (teachers_page.py's sizes)
+# must not count it.
+UNFILLED_WORKER = f"assets/lesson/browser/offline/{WORKER_NAME}"
+NOT_PRECACHED = {WORKER_NAME, SERVER_NAME, UNFILLED_WORKER}  # plus downloads/ and source maps (for developer tools only)
 # serve.py rewrites sitemap.xml to the address it serves, so its bytes (and hash) change with the address.
 NOT_PRECACHED |= {"sitemap.xml", "sitemap.xml.gz"}
 
@@ -72,8 +76,7 @@ def write_classroom_zip(site_dir):
 @event_priority(-100)  # after the hooks that vendor Pyodide, build the wheels and copy the lesson's scripts
 def on_post_build(config, **kwargs):
     site_dir = Path(config["site_dir"])
-    # The copy of site_scripts/browser/ under assets/lesson/browser/ holds the unfilled worker: the filled one is at the root.
-    (site_dir / "assets" / "lesson" / "browser" / "offline" / WORKER_NAME).unlink(missing_ok=True)
+    (site_dir / UNFILLED_WORKER).unlink(missing_ok=True)
     shutil.copyfile(SERVER_SOURCE, site_dir / SERVER_NAME)
     write_service_worker(WORKER_SOURCE, site_dir, precache_list(site_dir))
     write_classroom_zip(site_dir)

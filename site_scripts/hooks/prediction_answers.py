@@ -20,8 +20,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import yaml
-from lesson_numbers import read_numbers_file  # the hooks' folder is on sys.path (MkDocs, the tests, and as a script)
+from docs_data import read_yaml  # the hooks' folder is on sys.path (MkDocs, the tests, and as a script)
+from lesson_numbers import read_numbers_file
 
 REPO = Path(__file__).resolve().parents[2]
 PREDICTIONS_FILE = "predictions.yml"   # inside docs_dir, beside numbers.yml
@@ -41,10 +41,7 @@ class PredictionError(ValueError):
 def read(docs_dir):
     """predictions.yml as parsed YAML ({"setup", "predictions"}), with each entry's shape checked."""
     source = Path(docs_dir) / PREDICTIONS_FILE
-    try:
-        document = yaml.safe_load(source.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as problem:
-        raise PredictionError(f"cannot read {source}: {problem}") from None
+    document = read_yaml(source, PredictionError)
     if not isinstance(document, dict) or not isinstance(document.get("predictions"), dict):
         raise PredictionError(f"{source} must be a mapping with `setup` and `predictions`")
     for identifier, entry in document["predictions"].items():

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import markdown
 from mkdocs.exceptions import PluginError
+from docs_data import kept_out
 from prediction_answers import (PLACEHOLDER, PREDICTIONS_FILE, PredictionError,  # MkDocs puts the hooks' folder on sys.path while it loads a hook
                                 answered_in_child, this_build as predictions)
 
@@ -37,10 +38,7 @@ def on_config(config):
 
 
 def on_files(files, config):
-    source = files.get_file_from_path(PREDICTIONS_FILE)
-    if source is not None:
-        files.remove(source)
-    return files
+    return kept_out(files, PREDICTIONS_FILE)
 
 
 def on_pre_build(config):

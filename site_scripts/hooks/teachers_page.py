@@ -24,13 +24,13 @@ import math
 import re
 from pathlib import Path
 
-import yaml
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from pymdownx.superfences import SuperFencesException
 
 import offline  # MkDocs puts the hooks' folder on sys.path while it loads a hook
 import runnable_fence
+from docs_data import kept_out, read_yaml
 from tutor_sources import EXERCISES
 
 MARKER = re.compile(r"\[\[(?P<kind>solution|minutes|exit-questions) (?P<name>[^\]\s]+)\]\]")
@@ -82,10 +82,7 @@ def solution_block(name):
 def read_questions(docs_dir):
     """docs/teachers-questions.yml: {"setup": code, "chapters": {PAGE.md: {"exit": [...], "misconceptions": [...]}}}."""
     source = Path(docs_dir) / QUESTIONS_FILE
-    try:
-        document = yaml.safe_load(source.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as problem:
-        raise PluginError(f"teachers_page: cannot read {source}: {problem}") from None
+    document = read_yaml(source, lambda message: PluginError(f"teachers_page: {message}"))
     if not isinstance(document, dict) or not isinstance(document.get("chapters"), dict):
         raise PluginError(f"teachers_page: {source} must be a mapping with `chapters`")
     return document
@@ -105,10 +102,7 @@ def questions_markdown(entry):
 
 
 def on_files(files, config):
-    questions = files.get_file_from_path(QUESTIONS_FILE)
-    if questions is not None:
-        files.remove(questions)
-    return files
+    return kept_out(files, QUESTIONS_FILE)
 
 
 def on_page_markdown(markdown, page, config, files):

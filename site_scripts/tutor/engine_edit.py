@@ -1,15 +1,23 @@
 """engine_edit.py: the Python side of "Edit the engine", installed in the browser as `tutor.engine_edit`.
 
-What it is: two jobs. `check(source)` checks a reader's edited tinygrad.py before the site
-switches to it: it compiles the text, runs it as a module of its own (never registered as
-`tinygrad`, so the engine in use is untouched), looks for the names the lesson's blocks import and
-the attributes the site reads on a Value, and then tries on it what the site itself will do with it
-(engine_trial.py: every figure's starting state, show()'s picture, the exercises' checks and their
-imports), so an engine the check accepts keeps every figure; it returns the verdict, {"ok", "problem"},
-which the page gets through runtime.call (tutor.runtime.page_calls). `install(source)` makes the
-next `import tinygrad` load the edited text: it rewrites the installed tinygrad.py and forgets the
-engine and every lesson module already imported, so it works in a freshly booted interpreter and in
-one restored from a memory snapshot (where tinygrad and the figure models are imported already).
+What it is: two jobs. `check(source)` checks a reader's edited tinygrad.py before the site switches
+to it: it compiles the text, runs it as a module of its own (never registered as `tinygrad`, so the
+engine in use is untouched), looks for the names the lesson's blocks import and the attributes the
+site reads on a Value, and then tries on it, once each, what the site itself will do with it
+(engine_trial.py): every figure's starting state and then each of its controls once, with small
+arguments (one step where the page may ask for many, one entry), show()'s picture of a small loss,
+the import of every exercise's checks, and, for each exercise whose solution imports from tinygrad,
+that solution (its loops cut to a few passes) and its checks on it, which may answer "not yet" but
+not raise. An engine the check accepts therefore starts every figure and answers each of its
+controls once. Not tried: a figure's controls more than once or with other arguments (a long
+training, a by-hand figure's last box), the chapters' blocks themselves (only the names they use are
+looked for, NEEDED_NAMES), and the solutions of the exercises that never import tinygrad (the steps
+of "Build your own engine", the by-hand ones), whose checks are only imported. It returns the
+verdict, {"ok", "problem"}, which the page gets through runtime.call (tutor.runtime.page_calls).
+`install(source)` makes the next `import tinygrad` load the edited text: it rewrites the installed
+tinygrad.py and forgets the engine and every lesson module already imported, so it works in a
+freshly booted interpreter and in one restored from a memory snapshot (where tinygrad and the figure
+models are imported already).
 What it is not: a sandbox. An edited engine runs with the same rights as any code block; the worker
 calls `install` only for a text the page has checked, and the page keeps a one-click way back to the
 original engine (a fresh worker that never calls `install`).
@@ -63,8 +71,9 @@ def problems(source):
     try:
         with contextlib.redirect_stdout(captured), contextlib.redirect_stderr(captured):
             exec(code, module.__dict__)
-    except KeyboardInterrupt:
-        raise  # the reader pressed Stop: the page reports that itself
+    except KeyboardInterrupt:  # Stop the check, or its time limit, on a page that can interrupt Python
+        return ("The check was stopped while Python imported your engine. Does it run forever when it is "
+                "imported, for example in a loop at the top level?")
     except BaseException as error:  # noqa: B036 - SystemExit at import breaks the site just the same
         return "Importing your engine failed:\n" + engine_traceback(error)
     try:
@@ -78,8 +87,12 @@ def problems(source):
     if missing:
         return (f"Your engine does not define {', '.join(missing)}, which the lesson's code blocks and "
                 "figures use. Put them back (Reset shows the original) and try again.")
-    with contextlib.redirect_stdout(captured), contextlib.redirect_stderr(captured):
-        failure = engine_trial.first_failure(module, holds_engine)
+    try:
+        with contextlib.redirect_stdout(captured), contextlib.redirect_stderr(captured):
+            failure = engine_trial.first_failure(module, holds_engine)
+    except KeyboardInterrupt:
+        return (f"The check was stopped while it tried {engine_trial.trying} with your engine. Does your engine "
+                "run forever there, for example in a loop of backward() that never ends?")
     if failure:
         return (f"Your engine defines what the code blocks use, but {failure}\nThe figures, show() and the "
                 "exercises' checks run on your engine too: keep what they use (Reset shows the original) "

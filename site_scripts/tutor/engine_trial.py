@@ -2,29 +2,67 @@
 
 What it is: part of the engine check of "Edit the engine" (tutor.engine_edit.check). `first_failure(
 candidate)` makes the candidate module the `tinygrad` every lesson module imports, for the time of
-the trial only, and tries what the site will do with it: every figure model's starting state
-(initial(), which must also be JSON), the picture show() draws of a small loss, and the import of
-every exercise's checks and of what each exercise's solution imports from tinygrad. It answers the
-first thing that fails, in words naming the figure, show() or the exercise and Python's last line
-(which names what is missing, such as "cannot import name 'Neuron'"), or "" when all of it works.
-Then it puts back every module as it was: the engine in use and the lesson modules imported with it
-(a figure model the page holds keeps its engine).
-What it is not: a test of the candidate's numbers (a wrong derivative is the reader's experiment) nor
-the check of the names the blocks use (engine_edit.py does that first).
+the trial only, and tries on it, once each, what the site will do with it:
+- every figure model: its starting state (initial()) and then each of its controls (the other
+  functions of its PAGE_CALLS) once, in PAGE_CALLS order, each with the state the one before
+  returned and the arguments of CONTROL_ARGUMENTS (one training step, not a hundred); every state
+  must also be JSON;
+- the picture show() draws of a small loss;
+- every exercise's checks: imported, and the names its solution imports from tinygrad looked for;
+  then each exercise whose solution imports from tinygrad runs that solution, with every loop
+  `for ... in range(N)` cut to LOOP_PASSES passes, and its checks on what the solution left: neither
+  may raise (a check that answers "not yet" is fine: its numbers need the full loop, and a wrong
+  derivative is the reader's experiment).
+It answers the first thing that fails, in words naming the figure and its control, show() or the
+exercise, and Python's last line (which names what is missing, such as "cannot import name
+'Neuron'"); when the engine's own code ran into Python's recursion limit, it names the engine's
+function that calls itself and says to walk the graph with a list as a stack. "" when all of it
+works. Then it puts back every module as it was: the engine in use and the lesson modules imported
+with it (a figure model the page holds keeps its engine). While it runs, `trying` says what it tries
+now, for the message of a check that was stopped (Stop the check, or its time limit).
+What it is not: a test of the candidate's numbers (a wrong derivative is the reader's experiment), the
+check of the names the blocks use (engine_edit.py does that first), nor a tour of everything: a
+control is tried once with one argument (a field of a by-hand figure gets one entry, which is not the
+right one, so the comparison with backward() after the last box is not reached), and the exercises
+whose solutions never import tinygrad (the steps of "Build your own engine", which check the
+reader's own Value; the by-hand ones) are only imported, since they do not use the engine.
 """
 import ast
+import collections
+import contextlib
 import importlib
 import importlib.util
+import inspect
+import io
 import json
 import pkgutil
 import sys
 import traceback
 
 ENGINE_MODULE = "tinygrad"
+# What the trial is trying now, in words ("the figure "Fitting a line", its control step()"): what a
+# check stopped in the middle (Stop the check, or its time limit) says it was doing.
+trying = "nothing yet"
+CHANGING = ("trying",)  # this module's own state: the keeper (tutor.runtime.keeper) leaves it alone
 FIGURES, EXERCISES = "tutor.figures", "tutor.exercises"
 # What the picture of show() is tried on: the lesson's first loss, L = (w·x + b − y)².
 SHOWN_BLOCK = ("from tinygrad import Value\nw, x, b, y = Value(1), Value(2), Value(0), Value(5)\n"
                "loss = (w * x + b - y) ** 2\nloss.backward()\n")
+# Passes of each loop `for ... in range(N)` in an exercise's solution during the trial.
+LOOP_PASSES = 3
+
+
+def open_box(state):
+    """The key of the field a by-hand figure has open (backprop_by_hand: per graph; neuron_by_hand: one form)."""
+    form = state["forms"][state["choice"]] if "forms" in state else state["form"]
+    return next(row["key"] for row in form if row["open"])
+
+
+# A value for each parameter without a default of a figure's controls, by name, as the page may send
+# it; a function is given the figure's current state. Small on purpose: one step tries what a hundred would.
+CONTROL_ARGUMENTS = {"parameters": 40, "learning_rate": 0.1, "count": 1, "loss_kind": "absolute", "w": 0.5,
+                     "b": 0.5, "x": 1.5, "h_index": 1, "seed": 3, "hidden": 3, "choice": "paths", "text": "1",
+                     "box": open_box}
 
 
 def first_failure(candidate, uses_engine):
@@ -35,8 +73,10 @@ def first_failure(candidate, uses_engine):
     for name in kept:
         del sys.modules[name]
     sys.modules[ENGINE_MODULE] = candidate
+    global trying
+    trying = "nothing yet"
     try:
-        return figures_failure() or show_failure() or exercises_failure(candidate)
+        return figures_failure(candidate) or show_failure(candidate) or exercises_failure(candidate)
     finally:
         for name in [name for name in sys.modules if name == ENGINE_MODULE or uses_engine(name)]:
             del sys.modules[name]
@@ -47,18 +87,51 @@ def first_failure(candidate, uses_engine):
                 setattr(sys.modules[parent], child, module)
 
 
-def figures_failure():
+def figures_failure(candidate=None):
+    global trying
     for name, title in figure_models():
+        function = "initial"
         try:
-            json.dumps(importlib.import_module(f"{FIGURES}.{name}").initial(), allow_nan=False)
+            trying = f'the figure "{title}" (its start)'
+            model = importlib.import_module(f"{FIGURES}.{name}")
+            state = None
+            for function in calls(model):
+                if function != "initial":
+                    trying = f'the figure "{title}", its control {function}()'
+                state = called(model, function, state)
+                json.dumps(state, allow_nan=False)
         except KeyboardInterrupt:
             raise
         except BaseException as error:  # noqa: B036 - whatever stops the figure stops it for the reader
-            return f'the figure "{title}" cannot start with it:\n{last_line(error)}'
+            if function == "initial":
+                return f'the figure "{title}" cannot start with it:\n{described(error, candidate)}'
+            return (f'the figure "{title}" starts with it, but its control {function}() fails:\n'
+                    f"{described(error, candidate)}")
     return ""
 
 
-def show_failure():
+def calls(model, rounds=1):
+    """The functions of figure `model` a tour calls, in order: initial(), then each control once per round."""
+    return ["initial", *model.PAGE_CALLS[1:] * rounds]
+
+
+def called(model, function, state):
+    """What figure `model`'s `function` returns for `state` (None for initial), the page's way: with the
+    state and CONTROL_ARGUMENTS for every other parameter without a default."""
+    target = getattr(model, function)
+    arguments = {}
+    for parameter in inspect.signature(target).parameters.values():
+        if parameter.name == "state":
+            arguments["state"] = state
+        elif parameter.default is inspect.Parameter.empty:
+            value = CONTROL_ARGUMENTS[parameter.name]
+            arguments[parameter.name] = value(state) if callable(value) else value
+    return target(**arguments)
+
+
+def show_failure(candidate=None):
+    global trying
+    trying = "show() on a small loss"
     namespace = {"__name__": "__main__"}
     try:
         exec(compile(SHOWN_BLOCK, "<show() tried on your engine>", "exec"), namespace)
@@ -68,25 +141,76 @@ def show_failure():
         raise
     except BaseException as error:  # noqa: B036
         return ("show() cannot draw the graph of a loss made with it, L = (w * x + b - y) ** 2:\n"
-                f"{last_line(error)}")
+                f"{described(error, candidate)}")
     return ""
 
 
 def exercises_failure(candidate):
+    global trying
     package = importlib.import_module(EXERCISES)
     for module in pkgutil.iter_modules(package.__path__):
+        trying = f"the checks of the exercise {module.name}"
         try:
             exercise = importlib.import_module(f"{EXERCISES}.{module.name}")
         except KeyboardInterrupt:
             raise
         except BaseException as error:  # noqa: B036
-            return f"the checks of the exercise {module.name} cannot start with it:\n{last_line(error)}"
-        missing = [name for name in imported_from_engine(getattr(exercise, "SOLUTION", ""))
-                   if not hasattr(candidate, name)]
+            return (f"the checks of the exercise {module.name} cannot start with it:\n"
+                    f"{described(error, candidate)}")
+        solution = getattr(exercise, "SOLUTION", "")
+        imported = imported_from_engine(solution)
+        missing = [name for name in imported if not hasattr(candidate, name)]
         if missing:
             return (f"the exercise {module.name} imports {', '.join(missing)} from tinygrad, which your engine "
                     "does not define")
+        if imported:
+            failure = solution_failure(module.name, exercise, solution, candidate)
+            if failure:
+                return failure
     return ""
+
+
+def solution_failure(name, exercise, solution, candidate):
+    """What stops the exercise `name`'s solution, or its checks on what the solution left, with the
+    candidate, in words ("" if nothing): the solution runs with its loops cut to LOOP_PASSES passes,
+    and a check may answer "not yet" but not raise."""
+    global trying
+    trying = f"the solution of the exercise {name}"
+    namespace = {"__name__": "__main__"}
+    printed = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
+            exec(compile(shortened(solution), f"<the solution of {name}>", "exec"), namespace)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as error:  # noqa: B036
+        return f"the solution of the exercise {name} fails with it:\n{described(error, candidate)}"
+    trying = f"the checks of the exercise {name}"
+    try:
+        with exercise_errors_raised():
+            exercise.check(namespace)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as error:  # noqa: B036
+        return f"the checks of the exercise {name} cannot judge its solution with it:\n{described(error, candidate)}"
+    return ""
+
+
+def exercise_errors_raised():
+    """The exercises' own switch (tutor.exercises.errors_raised): within it a check's error is raised,
+    not turned into a result."""
+    return importlib.import_module(EXERCISES).errors_raised()
+
+
+def shortened(code):
+    """`code` with every loop `for ... in range(N)`, N a number above LOOP_PASSES, cut to LOOP_PASSES passes."""
+    tree = ast.parse(code)
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.For) and isinstance(node.iter, ast.Call) and getattr(node.iter.func, "id", None) == "range"
+                and len(node.iter.args) == 1 and isinstance(node.iter.args[0], ast.Constant)
+                and type(node.iter.args[0].value) is int and node.iter.args[0].value > LOOP_PASSES):
+            node.iter.args[0].value = LOOP_PASSES
+    return tree
 
 
 def figure_models():
@@ -119,6 +243,30 @@ def imported_from_engine(code):
         return []
     return [alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module == ENGINE_MODULE
             for alias in node.names]
+
+
+def described(error, candidate=None):
+    """Python's last line of the error ("AttributeError: 'MLP' object has ..."), or, for a recursion in
+    the candidate's own code, which of its functions calls itself and what to do instead."""
+    recursive = recursive_function(error, getattr(candidate, "__file__", None))
+    if recursive is None:
+        return last_line(error)
+    outer, _, inner = recursive.partition(".<locals>.")
+    who = f"`{outer}` in your engine" + (f" (its inner function `{inner.split('.<locals>.')[-1]}`)" if inner else "")
+    return (f"RecursionError: {who} calls itself once per level of the graph, and this graph has more levels "
+            "than Python allows nested calls. Walk the graph with an explicit stack instead, a list you append the "
+            "values still to visit to and pop the next one from, as the lesson's topological_order does.")
+
+
+def recursive_function(error, filename):
+    """The qualified name of the function of file `filename` that called itself until `error`, a
+    RecursionError, stopped it ("Value.topological_order.<locals>.visit"), or None."""
+    if not isinstance(error, RecursionError) or filename is None:
+        return None
+    names = collections.Counter(frame.f_code.co_qualname for frame, _ in traceback.walk_tb(error.__traceback__)
+                                if frame.f_code.co_filename == filename)
+    repeated = [name for name, count in names.most_common(1) if count > 1]
+    return repeated[0] if repeated else None
 
 
 def last_line(error):

@@ -2,11 +2,12 @@
 
 What it is: one `mkdocs build --strict` of the real configuration into a temporary folder (through
 the browser tests' own build helper), then checks on the generated HTML: every chapter of the nav
-exists, no `{{ name }}` placeholder, snippet marker or numbers.yml leaked into the site, python
-fences only include engine/tinygrad.py (never retyped code), the complete-engine page shows the whole
-file, the download link reaches a byte-identical tinygrad.py, the numbers hook refuses a name it
-does not know, every formula arrives typeset by KaTeX (no raw TeX outside code, no style attribute,
-no KaTeX script) and a formula KaTeX refuses stops the build.
+exists, no `{{ name }}` placeholder, snippet marker or data file the hooks read (numbers.yml,
+predictions.yml, teachers-questions.yml) leaked into the site, a data file that cannot be read is
+named by its hook, python fences only include engine/tinygrad.py (never retyped code), the
+complete-engine page shows the whole file, the download link reaches a byte-identical tinygrad.py,
+the numbers hook refuses a name it does not know, every formula arrives typeset by KaTeX (no raw TeX
+outside code, no style attribute, no KaTeX script) and a formula KaTeX refuses stops the build.
 What it is not: a browser test (tests/site/test_article_blocks.py runs the blocks) or a check of the
 numbers' values (test_numbers.py).
 """
@@ -18,40 +19,18 @@ from types import SimpleNamespace
 from urllib.parse import urljoin
 
 import pytest
-import yaml
 from mkdocs.exceptions import PluginError
 
-from site_scripts.hooks import formulas, lesson_numbers
+from lesson_pages import nav_pages, not_in_nav
+from site_scripts.hooks import formulas, lesson_numbers, prediction_answers, teachers_page
 
 REPO = Path(__file__).resolve().parents[2]
 ENGINE = REPO / "engine" / "tinygrad.py"
 
 
-def mkdocs_config():
-    """mkdocs.yml as YAML, the !ENV tag read as None."""
-    loader = type("NavLoader", (yaml.SafeLoader,), {})
-    loader.add_constructor("!ENV", lambda loader, node: None)
-    return yaml.load((REPO / "mkdocs.yml").read_text(encoding="utf-8"), Loader=loader)  # noqa: S506
-
-
-def nav_entries():
-    """(title, Markdown file) of each entry of mkdocs.yml's nav, in order."""
-    return [next(iter(entry.items())) for entry in mkdocs_config()["nav"]]
-
-
-def nav_pages():
-    """The Markdown files listed in mkdocs.yml's nav, in order."""
-    return [page for _, page in nav_entries()]
-
-
 def html_path(site, markdown_name):
     stem = markdown_name.removesuffix(".md")
     return site / ("index.html" if stem == "index" else f"{stem}/index.html")
-
-
-def not_in_nav():
-    """The pages mkdocs.yml's `not_in_nav` leaves out of the nav on purpose ("Your work", "Class overview")."""
-    return [line.strip().lstrip("/") for line in mkdocs_config().get("not_in_nav", "").splitlines() if line.strip()]
 
 
 def test_every_docs_page_is_in_the_nav():
@@ -67,8 +46,20 @@ def test_page_is_complete(site, markdown_name):
     assert "<h1" in page
 
 
-def test_numbers_file_stays_out_of_the_site(site):
-    assert not (site / lesson_numbers.NUMBERS_FILE).exists()
+def test_the_data_files_the_hooks_read_stay_out_of_the_site(site):
+    data_files = (lesson_numbers.NUMBERS_FILE, prediction_answers.PREDICTIONS_FILE, teachers_page.QUESTIONS_FILE)
+    for name in data_files:
+        assert (REPO / "docs" / name).exists() and not (site / name).exists(), name
+
+
+def test_a_data_file_that_cannot_be_read_is_named_by_the_hook_that_reads_it(tmp_path):
+    (tmp_path / lesson_numbers.NUMBERS_FILE).write_text("numbers: [unclosed", encoding="utf-8")
+    with pytest.raises(PluginError, match=r"^lesson_numbers: cannot read .*numbers\.yml: "):
+        lesson_numbers.read_numbers_file(tmp_path)
+    with pytest.raises(PluginError, match=r"^teachers_page: cannot read .*teachers-questions\.yml: .*No such file"):
+        teachers_page.read_questions(tmp_path)
+    with pytest.raises(prediction_answers.PredictionError, match=r"^cannot read .*predictions\.yml: "):
+        prediction_answers.read(tmp_path)
 
 
 PYTHON_FENCE = re.compile(r"^```python\n(.*?)^```", flags=re.S | re.M)

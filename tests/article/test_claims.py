@@ -28,15 +28,17 @@ OWN_ENGINE_TESTS = REPO / "tests" / "tutor" / "exercises"
 # Where the chapter "Build your own engine" says an engine built from its steps prints something else.
 DIFFERING_ON_OWN_ENGINE = {("engine", "Edges, constants and leaves"), ("complete-engine", "Run the whole file")}
 GONE = {  # chapter -> wording of an old claim that was wrong
-    "engine.md": ["comes off the stack twice"],
+    "engine.md": ["comes off the stack twice", "and comes off as often"],
     "build-your-own.md": ["comes off the stack twice", "from an empty class", "are already in the order",
                           "parents in `order` already"],
     "teachers.md": ["comes off the stack twice", "No chapter links here"],
-    "index.md": ["show up twice", "applies each operation's derivative rule", "keeps working offline in their browser"],
+    "index.md": ["check after chapter 2", "show up twice", "applies each operation's derivative rule", "keeps working offline in their browser"],
     "derivatives.md": ["applies each operation's own small derivative rule", "and each one's local rule",
-                       "read it as a tiny change of $f$ divided by the tiny"],
-    "checking.md": ["applied from the loss back"],
-    "backpropagation.md": ["The one positive gradient is the target's"],
+                       "read it as a tiny change of $f$ divided by the tiny", "Guess, drag", "reads the product"],
+    "checking.md": ["applied from the loss back", "Which line would you expect it to follow?"],
+    "backpropagation.md": ["The one positive gradient is the target's", "changes exactly as much as $L$ does",
+                           "Both figures draw"],
+    "training.md": ["what do the stuck inputs have in common?"],
     "edit-engine.md": ["all but one of those contributions are lost"],
 }
 
@@ -62,6 +64,40 @@ def test_a_value_comes_off_the_stack_once_per_edge_into_it_and_once_flagged(site
     assert len(taken_off) == prediction["answer"] == 4
     assert "a: back on the stack" in taken_off[0] and sum("joins the order" in line for line in taken_off) == 1
     assert "twice" not in (REPO / "engine" / "tinygrad.py").read_text(encoding="utf-8").split("def topological_order")[1][:600]
+
+
+def test_the_forward_mode_block_prints_the_engines_derivatives(site):
+    """"Forward mode with dual numbers" (checking.md), run under CPython as the build runs it for the lesson's
+    output: each forward pass prints the derivative the engine's backward() gives for the same input, and the
+    block's own reverse-mode line prints those too."""
+    from tinygrad import Value
+    blocks = blocks_of(site, "checking")
+    titles = [title for title, _ in blocks]
+    ok, printed = cpython_outputs([source for _, source in blocks])[titles.index("Forward mode with dual numbers")]
+    assert ok, printed
+    lines = dict(line.split(": ", 1) for line in printed.splitlines())
+    a, b = Value(3.0), Value(-2.0)
+    (a * b + a).backward()  # q = a * b + a, as the block and the prose after it have it
+    assert float(lines["forward, seeding a"]) == a.grad and float(lines["forward, seeding b"]) == b.grad
+    assert [float(number) for number in lines["reverse, one backward()"].split()] == [a.grad, b.grad]
+    assert (a.grad, b.grad) == (-1.0, 3.0)  # two different numbers: a pass seeding the wrong input would show
+
+
+def test_with_the_wrong_tanh_rule_the_block_prints_x_0_before_it_stops(site, tmp_path):
+    """The prediction wrong-tanh-at-zero asks about x = 0; with Experiment 2's wrong rule the block "tanh against
+    a central difference" must print that row (agreeing) before it stops at the first x where the rule is wrong."""
+    engine = (REPO / "engine" / "tinygrad.py").read_text(encoding="utf-8")
+    assert engine.count("1.0 - result * result") == 1
+    (tmp_path / "tinygrad.py").write_text(engine.replace("1.0 - result * result", "1.0 + result * result"),
+                                          encoding="utf-8")
+    blocks = blocks_of(site, "edit-engine")
+    titles = [title for title, _ in blocks]
+    pages = {"edit-engine": [[f"<{title}>", source] for title, source in blocks]}
+    printed = printed_with(tmp_path, pages)["edit-engine"][titles.index("tanh against a central difference")]
+    rows = [line for line in printed.splitlines() if line.startswith("x = ")]
+    assert rows and rows[0].startswith("x =   0.0: backward() 1.000000, central difference 1.000000"), printed
+    assert len(rows) == 2 and "the engine's tanh derivative is wrong at x = " + rows[1].split(":")[0][4:].strip() in printed
+    assert answered(DOCS)["wrong-tanh-at-zero"]["answer"] == "agrees"
 
 
 RUN_PAGES = """

@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from test_build import REPO, nav_pages
+from lesson_pages import REPO, nav_pages
 
 DOCS = REPO / "docs"
 CHAPTERS = [name for name in nav_pages() if name != "index.md"]  # the home page only lists them

@@ -101,6 +101,23 @@ console.log(JSON.stringify(Object.fromEntries(Object.entries(predictions).map(([
         assert correct == [choice["key"] == PREDICTIONS[identifier]["answer"] for choice in PREDICTIONS[identifier]["choices"]]
 
 
+def test_a_sum_of_two_paths_of_a_times_a_plus_a_is_named_for_what_it_counted():
+    """q = a * a + a at a = 3 has three paths to a: 3 and 3 through a * a, 1 through the sum. 4 = 3 + 1 is two of
+    them, a * a counted once; 1 or 3 is one path; 6 leaves out the + a path."""
+    from tinygrad import Value
+    a = Value(3)
+    q = a * a + a
+    q.backward()
+    shares = sorted(node.grad * local for node in q.topological_order() for parent, local in node.edges if parent is a)
+    assert shares == [1, 3, 3] and a.grad == 7
+    for identifier in ("paths-total", "own-backward"):
+        says = {value: slip["says"] for slip in PREDICTIONS[identifier]["slips"] for value in slip["values"]}
+        assert says[shares[0] + shares[1]].startswith("You counted `a * a` once"), identifier
+        assert f"each passes back {shares[1]:g}" in says[shares[0] + shares[1]], identifier
+        assert says[shares[0]] == says[shares[1]] and says[shares[0]].startswith("One "), identifier
+        assert "forgot the `+ a`" in says[shares[1] + shares[2]], identifier
+
+
 @pytest.mark.parametrize("typed, read", [
     ("7", 7), (" -2.5 ", -2.5), ("\u22126", -6), (".5", 0.5), ("1e-5", 1e-5), ("+3", 3),
     ("", "Type a number first"), ("   ", "Type a number first"), ("seven", "That is not a number"),

@@ -5,7 +5,9 @@ the teachers page lists every exercise with the very SOLUTION of its module, fil
 site_scripts/hooks/teachers_page.py, and names every figure and exercise of each chapter in that
 chapter's section; its time estimates follow the rule it states; the numbers its answer key gives
 for the hand-calculation exercises come out of running their solutions (the training numbers are
-computed in tests/tutor/exercises/test_exercise_hints.py); no chapter sends learners there; the home
+computed in tests/tutor/exercises/test_exercise_hints.py); its list of what Firefox and WebKit go
+through names only rows of the scenario table (tests/site/scenarios.py) and every row it knows a
+name for; no chapter sends learners there; the home
 page links every chapter; the site's search leaves the page out; and wherever a page says "lecture"
 it links the lecture.
 What it is not: a browser test, or a test of the solutions' checks (tests/tutor/exercises/).
@@ -23,8 +25,9 @@ from types import SimpleNamespace
 import pytest
 from mkdocs.exceptions import PluginError
 
+from lesson_pages import nav_entries, nav_pages
 from site_scripts.hooks import teachers_page
-from test_build import html_path, nav_entries, nav_pages
+from test_build import html_path
 from test_numbers import decimals
 from tutor_sources import FIGURE_MODELS, module_constants
 
@@ -291,6 +294,17 @@ def test_the_download_sizes_are_the_builds(site):
         assert any(path.startswith(prefix) for path in files), f"nothing of {prefix} is in the offline copy"
 
 
+def test_the_sizes_leave_out_the_worker_copy_that_the_offline_hook_removes_after_them(tmp_path):
+    """teachers_page.py measures the offline copy before offline.py (priority -90, then -100), which
+    removes the copy of the unfilled service worker: counted, it made the page say 0.1 MB more than the
+    build holds whenever the total came within 10 KB below a round tenth."""
+    (tmp_path / "index.html").write_bytes(b"x" * 1_000_000)
+    unfilled = tmp_path / "assets" / "lesson" / "browser" / "offline" / "service-worker.js"  # site_scripts/browser/'s copy
+    unfilled.parent.mkdir(parents=True)
+    unfilled.write_bytes(b"y" * 60_000)
+    assert teachers_page.megabytes(tmp_path, "offline") == "1.0"
+
+
 def test_the_browsers_and_phones_named_are_the_tested_ones():
     text = squashed(TEACHERS.read_text(encoding="utf-8"))
     phones = (REPO / "tests" / "site" / "test_phones.py").read_text(encoding="utf-8")
@@ -300,6 +314,43 @@ def test_the_browsers_and_phones_named_are_the_tested_ones():
     assert f"at least {target} × {target} pixels" in text
     for module in ("test_firefox.py", "test_webkit.py", "test_phones.py"):
         assert (REPO / "tests" / "site" / module).is_file(), module
+
+
+SCENARIO_TABLE = REPO / "tests" / "site" / "scenarios.py"
+# What the item "Browsers" calls each scenario Firefox and WebKit go through (tests/site/scenarios.py).
+# A scenario without an entry may be left out of the list, which says "among them"; every entry's must be in it.
+SCENARIO_WORDS = {
+    "serviceWorkerTakesControl": "the offline copy", "offline": "the offline copy",
+    "snapshotBoot": "blocks from both starts", "plainBoot": "blocks from both starts",
+    "figure": "a figure", "stopIsolated": "Stop", "stopNotIsolated": "Stop", "savedEdit": "a saved edit",
+    "engine": "an edited engine", "everyPage": "every page of the lesson",
+    "classOverview": "the class overview reading work files", "prediction": "a checked prediction",
+}
+
+
+def scenario_names():
+    """The names of the rows of SCENARIOS in tests/site/scenarios.py, read from its source (not imported:
+    it needs the browser tests' helpers)."""
+    tree = ast.parse(SCENARIO_TABLE.read_text(encoding="utf-8"))
+    table = next(node.value for node in tree.body if isinstance(node, ast.Assign)
+                 and any(getattr(target, "id", None) == "SCENARIOS" for target in node.targets))
+    return [row.args[0].value for row in table.elts]
+
+
+def listed_scenarios(text):
+    """The items of the "Browsers" item's list of what Firefox and WebKit go through."""
+    listed = re.search(r"through a learner's main scenarios, among them: (.*?)\. ", squashed(text))[1]
+    return [re.sub(r"^and ", "", item) for item in listed.split(", ")]
+
+
+def test_the_browsers_item_lists_the_scenarios_firefox_and_webkit_go_through():
+    names = scenario_names()
+    assert {"everyPage", "classOverview", "offline"} <= set(names), names
+    assert set(names) <= set(SCENARIO_WORDS), f"give these rows their words on the page: {set(names) - set(SCENARIO_WORDS)}"
+    tested = {SCENARIO_WORDS[name] for name in names}
+    listed = listed_scenarios(TEACHERS.read_text(encoding="utf-8"))
+    assert set(listed) <= tested, f"the page lists {set(listed) - tested}, which no scenario goes through"
+    assert tested <= set(listed), f"the page's list leaves out {tested - set(listed)}"
 
 
 def test_the_class_overview_is_linked_from_the_teachers_page_only(site):

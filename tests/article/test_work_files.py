@@ -10,7 +10,6 @@ it does not know. The README describes the same fields the schema has.
 What it is not: the pages that make and read the files (tests/site/test_work.py, in Chromium).
 """
 import copy
-import html.parser
 import json
 import subprocess
 from pathlib import Path
@@ -18,7 +17,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from helpers import runnable_sources
+from helpers import page_parts, runnable_sources
 from sample_work_files import FORMAT, bad_work_files, generated_work, lesson_map
 
 REPO = Path(__file__).resolve().parents[2]
@@ -33,23 +32,9 @@ def lesson(site):
     return lesson_map(site)
 
 
-class BlockExercises(html.parser.HTMLParser):
-    """data-exercise (or None) of every runnable block of a page, in page order: as the browser numbers them."""
-
-    def __init__(self):
-        super().__init__()
-        self.names = []
-
-    def handle_starttag(self, tag, attrs):
-        attributes = dict(attrs)
-        if tag == "div" and "runnable" in (attributes.get("class") or "").split():
-            self.names.append(attributes.get("data-exercise"))
-
-
 def block_exercises(page):
-    parser = BlockExercises()
-    parser.feed(page.read_text(encoding="utf-8"))
-    return parser.names
+    """data-exercise (or None) of every runnable block of a page, in page order: as the browser numbers them."""
+    return [attributes.get("data-exercise") for attributes in page_parts(page).blocks]
 
 
 def js_verdicts(values, schema=SCHEMA):

@@ -4,11 +4,12 @@ What it is: README.md and the header of every file of the project (a Python modu
 leading comment of a JavaScript, CSS, HTML or shell file) name files and folders of the repository;
 when code moves, those names go stale. This test finds the names and checks each one:
 - a path from the repository's root (`site_scripts/...`, `tests/...`, `docs/...`, `engine/...`,
-  `.github/...`), or from site_scripts/ (`tutor/...`, `browser/...`, `hooks/...`), must exist; a
-  `<placeholder>`, an upper-case NAME or `*` in it stands for any name, and at least one file must
-  match;
-- a file name alone (`page-runs.mjs`, `guards.py`) must be the name of some file of the repository,
-  unless it names a file of the built site or of a package (BUILT_OR_OUTSIDE).
+  `.github/...`), or from site_scripts/ (`tutor/...`, `browser/...`, `hooks/...`, `overrides/...`,
+  `server/...`), must exist; a `<placeholder>`, an upper-case NAME or `*` in it stands for any name,
+  and at least one file must match;
+- a file name alone (`page-runs.mjs`, `guards.py`, `start-early.js`, `engine-edit.css`,
+  `package.json`) must be the name of some file of the repository, unless it names a file of the
+  built site or of a package (BUILT_OR_OUTSIDE).
 What it is not: a check of what the text says about those files, nor of links in the lesson's pages.
 """
 import re
@@ -18,11 +19,13 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-ROOTED = re.compile(r"(?<![\w./<>@-])((?:site_scripts|tests|docs|engine|\.github|tutor|browser|hooks)/[\w./<>*-]*)")
-BARE = re.compile(r"(?<![\w./<>-])([\w-]+\.(?:py|mjs))\b")
-# Files the headers name that are not in the repository: the built site's, npm packages', Python's own.
+SCRIPT_FOLDERS = ("tutor/", "browser/", "hooks/", "overrides/", "server/")  # named from site_scripts/
+ROOTED = re.compile(r"(?<![\w./<>@-])((?:site_scripts|tests|docs|engine|\.github|tutor|browser|hooks|overrides|server)/[\w./<>*-]*)")
+BARE = re.compile(r"(?<![\w./<>-])([\w-]+\.(?:py|mjs|js|css|json))\b")
+# Files the headers name that are not in the repository: the built site's (the build writes lesson.json
+# and wheels.json), npm packages', Python's own; and a name that only looks like a file's (Node.js).
 BUILT_OR_OUTSIDE = {"pyodide.mjs", "pyodide.asm.mjs", "editor.mjs", "contours.mjs", "__main__.py", "setup.py",
-                    "conftest.py"}
+                    "conftest.py", "lesson.json", "wheels.json", "Node.js"}
 HEADER_SUFFIXES = {".py", ".mjs", ".js", ".css", ".html", ".sh"}
 
 
@@ -66,7 +69,7 @@ def named_paths(text):
 
 def exists(path):
     """Whether the rooted `path` names something in the repository (placeholders and * match any name)."""
-    bases = [REPO] if not path.startswith(("tutor/", "browser/", "hooks/")) else [REPO / "site_scripts"]
+    bases = [REPO] if not path.startswith(SCRIPT_FOLDERS) else [REPO / "site_scripts"]
     pattern = re.sub(r"<[^>]*>|\b[A-Z][A-Z_]*\b(?=\.|/|$)", "*", path).rstrip("/")
     if "*" in pattern:
         return any(any(base.glob(pattern)) for base in bases)
@@ -88,6 +91,9 @@ def test_every_path_a_header_names_exists(source):
 
 def test_the_test_finds_what_a_stale_header_names():
     rooted, bare = named_paths("The runner (site_scripts/tutor/session.py, see guards.py and gone.mjs) and "
-                               "tutor/figures/<figure>.mjs.")
-    assert [path for path in rooted if not exists(path)] == ["site_scripts/tutor/session.py"]
-    assert sorted(name for name in bare if name not in NAMES) == ["gone.mjs"]
+                               "tutor/figures/<figure>.mjs; overrides/main.html, overrides/gone.html, "
+                               "server/serve.py and server/gone.py; old.js, old.css, old.json, start-early.js, "
+                               "engine-edit.css and package.json.")
+    assert sorted(path for path in rooted if not exists(path)) == ["overrides/gone.html", "server/gone.py",
+                                                                   "site_scripts/tutor/session.py"]
+    assert sorted(name for name in bare if name not in NAMES) == ["gone.mjs", "old.css", "old.js", "old.json"]

@@ -12,7 +12,7 @@ What it is not: a place for assertions or page-driving code (see helpers.py). Co
 service workers by default so an offline worker's one-time reload cannot race a test; a module
 that tests the service worker overrides the `context_options` fixture.
 
-Fixtures: site_url (serving tests/conftest.py's built_site), subpath_site_url, lesson_path, browser,
+Fixtures: site_url (serving tests/conftest.py's built_site), subpath_site_url, isolated_url, lesson_path, browser,
 context_options, page, requests_made, outside_requests, page_errors, clean_run.
 """
 import pytest
@@ -47,6 +47,14 @@ def subpath_site_url(tmp_path_factory):
     directory = build_site(tmp_path_factory.mktemp("subpath-site"), url)
     with serve_site(directory, port, base=SUB_PATH) as served:
         yield served
+
+
+@pytest.fixture(scope="module")
+def isolated_url(built_site):
+    """The site served with the headers that make its pages cross-origin isolated (Stop interrupts Python
+    there), on a port of its own: instant navigation does not follow its links (the build is for site_url)."""
+    with serve_site(built_site, free_port(), isolation_headers=True) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

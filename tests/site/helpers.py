@@ -159,24 +159,33 @@ def is_outside(url):
 
 # ---- The built site's runnable blocks, and what CPython makes of them ----------------------
 
-class RunnableSources(html.parser.HTMLParser):
-    """Collects the original source (data-source) of every runnable block of an HTML page."""
+class PageParts(html.parser.HTMLParser):
+    """The runnable blocks and the figures of a built page: the attributes of every `div.runnable`
+    (its original source in data-source, its exercise in data-exercise), in page order, as the browser
+    numbers them, and of every element with data-widget. The tests' one reading of a built page's blocks."""
 
     def __init__(self):
         super().__init__()
-        self.sources = []
+        self.blocks, self.figures = [], []
 
     def handle_starttag(self, tag, attrs):
         attributes = dict(attrs)
         if tag == "div" and "runnable" in (attributes.get("class") or "").split():
-            self.sources.append(attributes.get("data-source", ""))
+            self.blocks.append(attributes)
+        if "data-widget" in attributes:
+            self.figures.append(attributes)
+
+
+def page_parts(html_file):
+    """The PageParts (`.blocks`, `.figures`) of the built page `html_file`."""
+    parser = PageParts()
+    parser.feed(Path(html_file).read_text(encoding="utf-8"))
+    return parser
 
 
 def runnable_sources(html_file):
     """The sources of the runnable blocks of a built page, in page order."""
-    parser = RunnableSources()
-    parser.feed(Path(html_file).read_text(encoding="utf-8"))
-    return parser.sources
+    return [attributes.get("data-source", "") for attributes in page_parts(html_file).blocks]
 
 
 def pages_with_blocks(site_directory, minimum=1):

@@ -10,6 +10,7 @@ test per row, in table order, on one browser profile:
   - Stop ends an endless loop: on an isolated page that can interrupt it keeps the interpreter,
     elsewhere a fresh Python replays the earlier blocks; either way the definitions are back;
   - a saved edit survives a reload; an edited engine applies and restores;
+  - a checked prediction names the slip of a wrong answer, confirms the right one and keeps it after a reload;
   - every lesson page opens; Python runs offline after the footer said the copy is saved;
   - the teacher's class overview reads two learners' work files and a bad one dropped onto it;
   - and in every scenario no page logs a console error, an uncaught error or a CSP violation.
@@ -32,9 +33,11 @@ from functools import cached_property
 from pathlib import Path
 from typing import Callable
 
-from helpers import PYTHON_TIMEOUT_MS, cpython_outputs, lesson_with_blocks, runnable_sources
+from helpers import PYTHON_TIMEOUT_MS, REPO, cpython_outputs, lesson_with_blocks, runnable_sources
+from prediction_answers import answered
 from test_figures import TITLES, figure_page
 from test_hosting import lesson_pages
+from test_predictions_in_browser import plain
 from sample_work_files import DROP_FILES, expected_counts, generated_work, lesson_map, row_text
 
 BLOCK_PAGE_MINIMUM_BLOCKS = 3
@@ -53,6 +56,11 @@ ENGINE = {
 }
 CLASS = {"page": "class-overview/", "learners": ["Kim", "Lou"], "bad": ["notes.json", "not a work file"],
          "refusal": "notes.json: This is not a work file: its text is not JSON."}
+# A checked prediction: on `page`, the one with `id` (docs/predictions.yml), answered first with the value of
+# its first slip, then rightly.
+PREDICTION = {"page": "backpropagation/", "id": "paths-total"}
+PREDICTION_FEEDBACK = ("const shown = arguments[0].querySelector('.prediction__feedback')?.textContent ?? '';"
+                       "return shown !== arguments[1] && shown")
 SAVED_STATUS = "Saved for offline use"
 SAVING_STATUS = "Saving the lesson for offline use…"
 # Requests the plain site answers 404 on purpose; an engine's note about them is not a page's error.
@@ -82,6 +90,11 @@ class Lesson:
     @cached_property
     def pages(self):
         return lesson_pages(self.built_site)
+
+    @cached_property
+    def predictions(self):
+        """The checked predictions, answered by the engine as the build answers them."""
+        return answered(REPO / "docs")
 
     @cached_property
     def first_output(self):
@@ -178,6 +191,44 @@ def saved_edit_survives(reader, url, lesson):
 
 def check_saved_edit(seen, run):
     assert seen["afterReload"] == SAVED_EDIT, seen
+
+
+def number_typed(value):
+    return f"{value:g}"
+
+
+def answer_prediction(reader, group, text):
+    """Type `text` into the prediction's field as a reader does, press Check answer; the feedback it shows."""
+    before = reader.evaluate("return arguments[0].querySelector('.prediction__feedback')?.textContent ?? ''", group)
+    reader.click(reader.evaluate("return arguments[0].querySelector('.prediction__field input')", group))
+    reader.keys("Control+a", "Delete")
+    reader.type_text(text)
+    reader.press(group, "Check answer")
+    return reader.wait(PREDICTION_FEEDBACK, group, before)
+
+
+def prediction_answered(reader, url, lesson):
+    prediction = lesson.predictions[PREDICTION["id"]]
+    name = f"Prediction: {plain(prediction['question'])}"
+    reader.open(url + PREDICTION["page"])
+    group = reader.control("group", name)
+    wrong = answer_prediction(reader, group, number_typed(prediction["slips"][0]["values"][0]))
+    right = answer_prediction(reader, group, number_typed(prediction["answer"]))
+    reader.reload()
+    group = reader.control("group", name)
+    kept = reader.wait("const field = arguments[0].querySelector('.prediction__field input');"
+                       "const shown = arguments[0].querySelector('.prediction__feedback')?.textContent;"
+                       "return field && shown && {value: field.value, feedback: shown,"
+                       " reason: !arguments[0].querySelector('.prediction__revealed').hidden}", group)
+    return {"wrong": wrong, "right": right, "afterReload": kept}
+
+
+def check_prediction(seen, run):
+    """The wrong answer got its slip's feedback; the right one "Right." and its reason, also after a reload."""
+    prediction = run.lesson.predictions[PREDICTION["id"]]
+    assert seen["wrong"] == f"Not quite: {plain(prediction['slips'][0]['says'])} Try again, or press Show me.", seen["wrong"]
+    assert seen["right"] == "Right. ", seen["right"]
+    assert seen["afterReload"] == {"value": number_typed(prediction["answer"]), "feedback": "Right. ", "reason": True}, seen
 
 
 def edited_engine(reader, url, lesson):
@@ -289,6 +340,7 @@ SCENARIOS = [
     Scenario("figure", figure_answers, check_figure),
     Scenario("stopIsolated", stop_ends_a_loop, check_stop(None), needs=("serviceWorkerTakesControl",)),
     Scenario("savedEdit", saved_edit_survives, check_saved_edit),
+    Scenario("prediction", prediction_answered, check_prediction),
     Scenario("engine", edited_engine, check_engine),
     Scenario("everyPage", every_page, check_every_page),
     Scenario("classOverview", class_overview_reads_work_files, check_class_overview),
@@ -330,7 +382,7 @@ class ScenarioRun:
         assert "error" not in seen, seen.get("error")
         scenario.check(seen, self)
         problems = real_problems(self.reader.problems.get(name, []), scenario)
-        assert problems == [], f"the pages of scenario {name} reported problems"
+        assert problems == [], f"the pages of scenario {name} reported problems: {problems}"
 
 
 def real_problems(problems, scenario):

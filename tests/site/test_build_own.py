@@ -6,7 +6,7 @@ edits" forgets it with the edits. With every step solved, "Use my engine" makes 
 the site's engine: the banner appears, the page "Edit the engine" shows that file as the engine in
 use, and a block and a figure of other chapters run on it; "Download my engine" saves the very same
 file, which runs with plain `python3` and prints the lesson's XOR predictions. An unsolved step is
-refused with the checks' own words.
+refused with the checks' own words, and counts as no attempt of the last step (whose solution stays locked).
 What it is not: a test of every check's verdict (tests/tutor/exercises/test_own_engine_checks.py does that in
 CPython).
 """
@@ -91,7 +91,8 @@ def test_an_unsolved_engine_is_refused_with_the_checks_words(page, site_url, pag
     expect(group.get_by_role("status")).to_contain_text("Not applied", timeout=PYTHON_TIMEOUT_MS)
     expect(group.get_by_role("alert")).to_contain_text("step 1 (Value, + and *) passes too")
     expect(page.get_by_role("region", name="Edited engine")).to_be_hidden()
-    assert progress(page)[-1] == "tried, not solved yet"
+    assert progress(page)[-1] == "not started"  # pressing Use my engine is no attempt at step 7 ...
+    expect(panel_of_step(page, 7).get_by_role("button", name="Show the solution")).to_be_disabled()  # ... nor unlocks it
     assert serious_violations(page) == []  # the refusal included
     assert page_errors == []
 

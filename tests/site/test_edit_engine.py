@@ -10,16 +10,21 @@ restarts with that engine; if Python never started there, only its banner and ed
 Engines other than edits of the lesson's (tests/tutor/other_engines.py): a reader's engine in another
 style is accepted, and then the figures "x × x, traced", "Backpropagation on the graph" and
 "Paths add up" step to their gradients and show() draws a graph; a micrograd-style engine (no
-`edges`) is refused with a message naming what the site reads and it lacks, and so is the lesson's
-engine with Neuron renamed while a figure still needs it (or, once no figure does, it is accepted).
+`edges`) is refused with a message naming what the site reads and it lacks, and the lesson's engine
+with a recursive topological order is refused naming the figure that cannot start, the function that
+calls itself and the explicit stack to use instead.
+An edited engine whose backward() never returns for one input leaves no figure silent: the figure
+says Python has not answered, with Stop and "Restore the original engine", and a block waiting behind
+it says what it waits for; an engine that prints in Value.__init__ makes the figure say how many
+lines it printed and show the first, while the browser's console stays quiet.
 What it is not: a test of the check's rules (tests/tutor/test_engine_edit.py covers them in CPython).
 """
 import re
 
 from playwright.sync_api import expect
 
-from helpers import (PYTHON_TIMEOUT_MS, REPO, block, block_titled, python_interpreter, python_state, run_block,
-                     set_code, wait_for_address, wait_output_contains, wait_python_ready)
+from helpers import (PYTHON_TIMEOUT_MS, REPO, block, block_titled, open_lesson, press, python_interpreter, python_state,
+                     run_block, set_code, wait_for_address, wait_output_contains, wait_python_ready)
 from test_accessibility import serious_violations
 from test_figures import box_gradient, button, messages, open_figure, readout, settled
 from tests.tutor.other_engines import MICROGRAD_STYLE, MUTATED, READERS_ENGINE
@@ -34,6 +39,12 @@ PATHS_LINE = "d(a*a + a)/da at a = 3:"
 TANGENT = "Tangent slope 2x (backward)"
 EXPERIMENT = "a·a + a with the engine in use"
 SHORT_WINDOW = {"width": 1280, "height": 400}  # the editor page's blocks stay far from view: Python does not start
+BACKWARD = "    def backward(self):\n"
+# backward() never returns for the secant figure's x = 4.5 (x · x = 20.25), a value the engine check never tries
+ENDLESS_AT_FOUR_AND_A_HALF = ORIGINAL.replace(BACKWARD, BACKWARD + "        while self.data == 20.25:\n            pass\n")
+ENDLESS_BACKWARD = ORIGINAL.replace(BACKWARD, BACKWARD + "        while True:\n            pass\n")
+VALUE_INIT = "    def __init__(self, data, edges=()):\n"
+CHATTY = ORIGINAL.replace(VALUE_INIT, VALUE_INIT + "        print('made a Value holding', data)\n")
 
 
 def open_engine_editor(page, site_url):
@@ -156,9 +167,22 @@ def test_an_engine_that_never_finishes_importing_is_stopped_and_python_still_wor
                            timeout=PYTHON_TIMEOUT_MS)
     stop.click()
     expect(editor).to_have_attribute("aria-busy", "false", timeout=PYTHON_TIMEOUT_MS)
-    expect(editor.get_by_role("alert")).to_contain_text("stopped before your engine finished importing")
+    expect(editor.get_by_role("alert")).to_contain_text("The check was stopped before it finished")
     expect(page.get_by_role("region", name="Edited engine")).to_be_hidden()
     output = run_block(block_titled(page, EXPERIMENT))
+    assert output.startswith("a.grad = 7.0")
+
+
+def test_a_check_stopped_in_an_endless_backward_names_the_figure_it_tried(page, isolated_url, clean_run):
+    # On an isolated page the check's time limit interrupts Python, which says where it was stopped.
+    editor = open_engine_editor(page, isolated_url)
+    type_engine(page, editor, ENDLESS_BACKWARD)
+    editor.get_by_role("button", name="Use this engine", exact=True).click()
+    expect(editor.get_by_role("alert")).to_contain_text("The check was stopped while it tried the figure",
+                                                        timeout=PYTHON_TIMEOUT_MS)
+    expect(editor.get_by_role("alert")).to_contain_text("a loop of backward() that never ends")
+    expect(page.get_by_role("region", name="Edited engine")).to_be_hidden()
+    output = run_block(block_titled(page, EXPERIMENT))  # the same Python, interrupted, runs on
     assert output.startswith("a.grad = 7.0")
 
 
@@ -273,12 +297,68 @@ def test_a_micrograd_style_engine_is_refused_naming_what_it_lacks(page, site_url
 
 def test_an_engine_a_figure_cannot_start_with_is_refused_in_the_page_naming_the_figure(page, site_url, clean_run):
     editor = open_engine_editor(page, site_url)
-    type_engine(page, editor, MUTATED["Neuron renamed"])
-    verdict = apply_engine(editor)
-    if verdict.startswith("Not applied"):  # a figure still builds its network from the engine's Neuron
-        problem = editor.get_by_role("alert")
-        expect(problem).to_contain_text("cannot start with it")
-        expect(problem).to_contain_text("'Neuron'")
-        expect(page.get_by_role("region", name="Edited engine")).to_be_hidden()
-    else:
-        assert verdict.startswith("Applied")
+    type_engine(page, editor, MUTATED["recursive topological order"])
+    assert apply_engine(editor).startswith("Not applied")
+    problem = editor.get_by_role("alert")
+    expect(problem).to_contain_text('the figure "The cost of a gradient" cannot start with it')
+    expect(problem).to_contain_text("`Value.topological_order` in your engine")
+    expect(problem).to_contain_text("explicit stack")
+    expect(page.get_by_role("region", name="Edited engine")).to_be_hidden()
+
+
+def test_a_figure_waiting_on_an_endless_backward_says_so_and_offers_the_original_engine(page, site_url, clean_run):
+    editor = open_engine_editor(page, site_url)
+    type_engine(page, editor, ENDLESS_AT_FOUR_AND_A_HALF)
+    assert apply_engine(editor).startswith("Applied")  # what the check tries never reaches x = 4.5
+
+    open_lesson(page, site_url, "derivatives/")
+    figure = page.get_by_role("group", name="Secant and tangent", exact=True)
+    figure.scroll_into_view_if_needed()
+    position = figure.get_by_role("slider", name="Position x")
+    expect(position).to_be_enabled(timeout=PYTHON_TIMEOUT_MS)
+    expect(figure).to_have_attribute("aria-busy", "false", timeout=PYTHON_TIMEOUT_MS)
+    position.fill("4.5")
+    waiting = figure.get_by_role("status").filter(has_text="has not answered yet")
+    expect(waiting).to_contain_text("Python has been computing this figure for", timeout=PYTHON_TIMEOUT_MS)
+    expect(waiting).to_contain_text("Your edited engine runs now")
+    expect(waiting.get_by_role("button", name="Stop", exact=True)).to_be_visible()
+
+    waiting_block = block_titled(page, "The function as a program")  # a block run now waits behind the figure
+    press(waiting_block, "Run")
+    expect(waiting_block.locator(".runnable__status")).to_contain_text(
+        "Waiting for Python, which has been busy with the figure “Secant and tangent”", timeout=PYTHON_TIMEOUT_MS)
+
+    waiting.get_by_role("button", name="Restore the original engine").click()
+    expect(page.get_by_role("region", name="Edited engine")).to_contain_text("original engine is back")
+    expect(waiting).to_be_hidden(timeout=PYTHON_TIMEOUT_MS)
+    expect(position).to_be_enabled(timeout=PYTHON_TIMEOUT_MS)
+    expect(figure).to_have_attribute("aria-busy", "false", timeout=PYTHON_TIMEOUT_MS)
+    position.fill("4.5")
+    expect(figure.locator(f'[data-readout="{TANGENT}"]')).to_have_text("9", timeout=PYTHON_TIMEOUT_MS)
+    run_block(waiting_block)
+    assert waiting_block.get_attribute("data-state") == "done"
+
+
+def test_prints_in_the_readers_engine_are_said_in_the_figure_and_kept_from_the_console(page, site_url, clean_run):
+    logged = []
+    page.on("console", lambda message: logged.append(message.text))
+    editor = open_engine_editor(page, site_url)
+    type_engine(page, editor, CHATTY)
+    assert apply_engine(editor).startswith("Applied")
+
+    open_lesson(page, site_url, "training/")
+    figure = page.get_by_role("group", name="XOR decision surface", exact=True)
+    figure.scroll_into_view_if_needed()
+    train = figure.get_by_role("button", name="Train 100 steps", exact=True)
+    expect(train).to_be_enabled(timeout=PYTHON_TIMEOUT_MS)
+    expect(figure).to_have_attribute("aria-busy", "false", timeout=PYTHON_TIMEOUT_MS)
+    before = len(logged)
+    train.click()  # the figure is busy from the click on
+    expect(figure).to_have_attribute("aria-busy", "false", timeout=PYTHON_TIMEOUT_MS)
+
+    said = figure.locator(".figure__printed")
+    expect(said).to_contain_text("While computing this figure, Python printed")
+    lines = int(re.search(r"printed ([\d,]+) lines", said.inner_text()).group(1).replace(",", ""))
+    assert lines > 1000, said.inner_text()  # a Value for every number of 100 training steps
+    expect(said.locator("pre")).to_contain_text("made a Value holding")
+    assert len(logged) - before < 10, logged[before:before + 10]  # the browser's console is not flooded

@@ -6,8 +6,10 @@ their messages; the hints come one at a time; the solution stays locked until th
 then shows and goes into the editor; Check then reports the exercise solved, and after a reload it
 is still shown as solved (and the solution is still in the block, as a saved edit); axe finds no
 serious problem in the panel with everything shown. A typed solution passes too, code that raises
-is explained instead of checked, checks that never end can be stopped, a browser that refuses storage still checks, and the site's search
-does not give the hints or solutions away.
+is explained instead of checked, checks that never end can be stopped, code that never ends is said
+to have been stopped (not to have failed), Reset clears the results of the code it replaced and closes
+the solution, a browser that refuses storage still checks, and the site's search does not give the
+hints or solutions away.
 What it is not: a test of the checks' verdicts for every exercise (tests/tutor/exercises/ runs them in
 CPython on every starter and solution).
 """
@@ -44,6 +46,15 @@ def panel_violations(page):
 def panel_of(page, title):
     """The exercise panel under the block titled `title` (a group named "Checks of <title>")."""
     return page.get_by_role("group", name=f"Checks of {title}", exact=True)
+
+
+RELU = "Exercise: relu for the engine"
+
+
+def open_relu(page, site_url):
+    """Open the chapter with the exercise "relu for the engine"; return its block and its panel."""
+    open_lesson(page, site_url, "engine/")
+    return block_titled(page, RELU), panel_of(page, RELU)
 
 
 def test_check_hints_solution_and_a_solved_state_that_survives_a_reload(page, site_url, page_errors):
@@ -97,10 +108,7 @@ def test_check_hints_solution_and_a_solved_state_that_survives_a_reload(page, si
 
 
 def test_code_that_raises_is_explained_and_a_typed_solution_passes(page, site_url, page_errors):
-    title = "Exercise: relu for the engine"
-    open_lesson(page, site_url, "engine/")
-    exercise_block = block_titled(page, title)
-    panel = panel_of(page, title)
+    exercise_block, panel = open_relu(page, site_url)
 
     set_code(exercise_block, "from tinygrad import Value\n\nrelu = undefined_name\n")
     assert "Your code did not finish cleanly (see its output above)." in check(panel)
@@ -113,10 +121,7 @@ def test_code_that_raises_is_explained_and_a_typed_solution_passes(page, site_ur
 
 
 def test_checks_that_never_end_can_be_stopped_and_checking_goes_on(page, site_url, page_errors):
-    title = "Exercise: relu for the engine"
-    open_lesson(page, site_url, "engine/")
-    exercise_block = block_titled(page, title)
-    panel = panel_of(page, title)
+    exercise_block, panel = open_relu(page, site_url)
     stop = panel.get_by_role("button", name="Stop the checks")
     expect(stop).to_be_disabled()
 
@@ -136,6 +141,32 @@ def test_checks_that_never_end_can_be_stopped_and_checking_goes_on(page, site_ur
 
     set_code(exercise_block, relu.SOLUTION)
     assert "All 3 checks pass: solved!" in check(panel)
+    assert page_errors == []
+
+
+def test_code_that_never_ends_is_stopped_not_failed_and_reset_clears_the_old_results(page, site_url, page_errors):
+    exercise_block, panel = open_relu(page, site_url)
+    stop = panel.get_by_role("button", name="Stop the checks")
+
+    set_code(exercise_block, "while True:  # the block itself never ends\n    pass\n")
+    panel.get_by_role("button", name="Check", exact=True).click()
+    expect(exercise_block).to_have_attribute("data-state", "running", timeout=PYTHON_TIMEOUT_MS)
+    stop.click()
+    results = panel.get_by_role("status")
+    expect(results).to_contain_text("Your code was stopped before it finished", timeout=PYTHON_TIMEOUT_MS)
+    assert "did not finish cleanly" not in results.text_content()
+    assert "without an error" not in results.text_content()
+
+    set_code(exercise_block, relu.SOLUTION)
+    assert "All 3 checks pass: solved!" in check(panel)
+    panel.get_by_role("button", name="Show the solution").click()
+    solution = panel.locator(".exercise__solution")
+    expect(solution).to_be_visible()
+
+    exercise_block.get_by_role("button", name="Reset", exact=True).click()
+    expect(results).not_to_contain_text("All 3 checks pass")  # they were about the code Reset replaced
+    expect(solution).to_be_hidden()
+    expect(panel.locator(".exercise__state")).to_have_text("Solved")  # the saved progress stays, as after a reload
     assert page_errors == []
 
 

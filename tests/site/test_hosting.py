@@ -20,7 +20,6 @@ import subprocess
 import sys
 import time
 import zipfile
-from html.parser import HTMLParser
 from urllib.parse import urlparse
 from urllib.request import urlopen
 from xml.etree import ElementTree
@@ -32,7 +31,7 @@ from playwright.sync_api import expect
 from site_scripts.hooks import offline as OFFLINE_HOOK
 
 from helpers import (PYTHON_TIMEOUT_MS, UI_TIMEOUT_MS, block, blocks, free_port, open_lesson, output_text,
-                     press, run_block, run_then_stop, serve_site, set_code, wait_blocks_mounted)
+                     page_parts, press, run_block, run_then_stop, serve_site, set_code, wait_blocks_mounted)
 
 ISOLATION_HEADERS = {"cross-origin-opener-policy": "same-origin",
                      "cross-origin-embedder-policy": "require-corp"}
@@ -53,17 +52,6 @@ def context_options():
 
 # ---- The built site, read from disk ---------------------------------------------------------
 
-class _Tags(HTMLParser):
-    def __init__(self):
-        super().__init__()
-        self.runnable = self.figures = 0
-
-    def handle_starttag(self, tag, attrs):
-        attributes = dict(attrs)
-        self.runnable += "runnable" in (attributes.get("class") or "").split()
-        self.figures += "data-widget" in attributes
-
-
 def lesson_pages(site_dir):
     """Site-relative paths of every page in sitemap.xml ("" for the home page)."""
     tree = ElementTree.parse(site_dir / "sitemap.xml")
@@ -72,15 +60,9 @@ def lesson_pages(site_dir):
     return [urlparse(location).path[len(base):] for location in locations]
 
 
-def page_contents(site_dir, path):
-    tags = _Tags()
-    tags.feed((site_dir / path / "index.html").read_text(encoding="utf-8"))
-    return tags
-
-
 def chapters_with_blocks_and_figures(site_dir):
-    contents = {path: page_contents(site_dir, path) for path in lesson_pages(site_dir)}
-    return [path for path, tags in contents.items() if tags.runnable and tags.figures]
+    parts = {path: page_parts(site_dir / path / "index.html") for path in lesson_pages(site_dir)}
+    return [path for path, found in parts.items() if found.blocks and found.figures]
 
 
 def worker_build(site_dir):

@@ -4,14 +4,20 @@ What it is: what a learner may type, checked against the built site served on 12
 is one table of cells (endless loops and recursion, a raised recursion limit, memory bombs, floods
 of output and of show() graphs, input(), exit() and os._exit(), time.sleep and asyncio loops that
 never end, threads, missing packages, HTML in the output, deleted built-ins, a changed engine or its
-file, messages forged to the page from the worker, crashes of Python itself, a million globals).
+file, messages forged to the page from the worker, the page asked for from the worker, crashes of
+Python itself, a million globals). JavaScript evaluated from text (js.eval) is refused where the
+service worker gives the Python worker its policy: test_security.py tests that message.
 Each cell says what its block must show and how it must end; `test_hostile_cell` runs it in block 1,
 presses Stop or Restart Python when the cell says so, and then checks that the next run works.
 The cells of one group share one page visit (booting Python costs seconds): "plain" on a page that
 is not cross-origin isolated (Stop restarts Python), "isolated" on one that is (Stop interrupts).
 When Python has to be restarted (Stop without interrupts, a fatal crash, Restart Python) the page's
 earlier blocks are re-run to restore the reader's definitions: the tests of restarts open the page
-afresh, so what they re-run is theirs alone.
+afresh, so what they re-run is theirs alone. A block that replaces the lesson's own runtime
+(`tutor.runtime.output.Output = None`) breaks nothing: the next runs and the figures work, and a
+restart re-runs what the blocks hold then (after Reset, the lesson's code). A block that breaks what
+the runtime relies on elsewhere (`ast.parse = None`) is named when a restart re-runs it, and the page
+offers a restart that re-runs no block.
 
 What it is not: the ordinary run/edit/reset behaviour (test_blocks.py), saved edits
 (test_saved_edits.py), or speed: no assertion here measures time. A bound such as "ends within
@@ -22,8 +28,10 @@ from dataclasses import dataclass
 
 import pytest
 
-from helpers import (REPO, UI_TIMEOUT_MS, block, free_port, open_lesson, output_text, press,
-                     python_interpreter, run_block, serve_site, set_code, wait_not_busy,
+from playwright.sync_api import expect
+
+from helpers import (PYTHON_TIMEOUT_MS, REPO, UI_TIMEOUT_MS, block, open_lesson, output_text, press,
+                     python_interpreter, run_block, set_code, wait_not_busy,
                      wait_output_contains, wait_run_finished, wait_running)
 from tutor.runtime.guards import SAFE_RECURSION_LIMIT
 
@@ -106,6 +114,8 @@ HOSTILE = [
          shows=("can't start new thread", "no threads")),
     Cell("forged messages to the page", FORGE, shows=("posted",), hides=("FORGED",), state="done"),
     Cell("closing the worker", "import js\njs.close()", shows=("close() would end the worker",)),
+    Cell("the page's document, from the worker", "from js import document",
+         shows=("runs in a web worker, apart from the page", "`document`", "print() is how a block shows something")),
     Cell("del show", "del show\nshow(1)", shows=("NameError", "show() belongs to the page")),
     Cell("show, after del show", "del show", shows=("show() belongs to the page",), state="done",
          then=("from tinygrad import Value\nshow(Value(2))", "Graph of the expression: 1 value, 0 edges\n")),
@@ -153,13 +163,6 @@ HOSTILE = [
     Cell("a raised recursion limit, isolated", "import sys\nsys.setrecursionlimit(10**6)\n\ndef f():\n"
          "    return f()\n\nf()", shows=("RecursionError: maximum recursion depth exceeded",), group="isolated"),
 ]
-
-
-@pytest.fixture(scope="module")
-def isolated_url(built_site):
-    """The site served with the headers that make its pages cross-origin isolated."""
-    with serve_site(built_site, free_port(), isolation_headers=True) as url:
-        yield url
 
 
 class Visits:
@@ -324,6 +327,9 @@ def test_stop_without_isolation_restarts_python_and_replays_earlier_blocks(page,
 
     wait_output_contains(third, "Stopped")
     assert python_interpreter(page) > interpreter, "without isolation Stop must replace the interpreter"
+    wait_output_contains(third, RESTORED)
+    said = output_text(third)
+    assert "lost" not in said and "gone" not in said, f"the definitions are back, not lost: {said}"
     assert_definitions_restored(page, third)
     assert page_errors == []
 
@@ -396,5 +402,65 @@ def test_restart_python_rebuilds_a_broken_engine(page, site_url, lesson_path, pa
     assert "Python was restarted" in output_text(second) and "Re-ran block 1" in output_text(second)
     assert run_code(second, "from tinygrad import Value as Engine\nprint(Value is Engine)") == "True\n"
     assert run_code(block(page, 3), "print(kept)") == "restored\n"
+    assert page_errors == []
+
+
+
+# ---- The lesson's own machinery -----------------------------------------------------------------
+
+CLOBBER = ("import tutor.runtime.output as output, tutor.runtime.runner as runner, tutor.runtime.page_calls as calls\n"
+           "output.Output = runner.fresh_namespace = calls.allowed_function = calls.call = None\n"
+           "kept = 'from the clobbering block'")
+SECANT, POSITION, TANGENT = "Secant and tangent", "Position x", "Tangent slope 2x (backward)"
+
+
+def test_a_block_that_clobbers_the_runtime_breaks_nothing_and_a_restart_replays_the_code_shown(page, site_url,
+                                                                                             page_errors):
+    open_lesson(page, site_url, "derivatives/")
+    first, second, third = block(page, 1), block(page, 2), block(page, 3)
+    set_code(first, CLOBBER)
+    assert "it is put back, so the page keeps working" in run_block(first)
+    assert first.get_attribute("data-state") == "done"
+    assert run_code(second, "print(kept)") == "from the clobbering block\n"  # runs go on
+    figure = page.get_by_role("group", name=SECANT, exact=True)
+    figure.scroll_into_view_if_needed()
+    position = figure.get_by_role("slider", name=POSITION)
+    expect(position).to_be_enabled(timeout=PYTHON_TIMEOUT_MS)
+    position.fill("-3")  # and so do the figures' calls
+    expect(figure.locator(f'[data-readout="{TANGENT}"]')).to_have_text("−6", timeout=PYTHON_TIMEOUT_MS)
+
+    press(first, "Reset")  # the lesson's code again: a restart re-runs that, not the clobbering code
+    interpreter = python_interpreter(page)
+    press(second, "Restart Python")
+    wait_output_contains(second, "Re-ran blocks 1 and 2")
+    wait_not_busy(second)
+    assert python_interpreter(page) > interpreter
+    assert "But block 2 failed this time" in output_text(second)  # print(kept): the lesson's block 1 has no kept
+    assert run_code(third, "print('kept' in globals())") == "False\n"
+    assert page_errors == []
+
+
+def test_a_replayed_block_that_breaks_python_is_named_and_a_restart_without_replay_is_offered(page, site_url,
+                                                                                           lesson_path, page_errors):
+    open_lesson(page, site_url, lesson_path)
+    first, second, third = block(page, 1), block(page, 2), block(page, 3)
+    set_code(first, "import ast\nast.parse = None  # what every run needs first")
+    run_block(first)
+    shown = run_code(second, "print('never printed')")
+    assert "Even an empty block fails now" in shown and "Restart Python" in shown, shown
+
+    press(second, "Restart Python")  # re-runs block 1, which breaks the fresh Python again
+    offer = second.get_by_role("alert")
+    expect(offer).to_contain_text("Re-running block 1 broke the page's Python", timeout=PYTHON_TIMEOUT_MS)
+    interpreter = python_interpreter(page)
+    offer.get_by_role("button", name="Restart Python without re-running blocks").click()
+    wait_output_contains(second, "No block was re-run")
+    wait_not_busy(second)
+    assert python_interpreter(page) > interpreter
+    assert "Block 1 broke Python when it was re-run" in output_text(second)
+    expect(offer).to_be_hidden()
+
+    press(first, "Reset")  # as the note says: block 1 runs first again before block 3
+    assert run_code(third, "print(6 * 7)") == "42\n"
     assert page_errors == []
 

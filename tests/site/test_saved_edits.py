@@ -3,8 +3,9 @@
 What it is: the browser's memory of edited blocks, checked on the built site served on 127.0.0.1:
 an edit comes back after a reload (also after Python crashed), Reset brings back the lesson's code
 and forgets the edit, a saved edit made for an older version of the lesson is shown with a notice
-and the original to compare, "Clear my saved edits" forgets everything, and a browser that refuses
-storage (full, or turned off) still runs every block.
+and the original to compare, "Clear my saved edits" forgets everything, a browser that refuses
+storage (full, or turned off) still runs every block, and when two tabs edit the same block, each says
+so before it overwrites the other's saved edit and the reader chooses which version stays.
 
 What it is not: the running of blocks (test_blocks.py) or hostile code (test_robustness.py). The
 changed-lesson case is simulated by writing a saved edit with another fingerprint of the original.
@@ -12,6 +13,7 @@ changed-lesson case is simulated by writing a saved edit with another fingerprin
 import json
 
 import pytest
+from playwright.sync_api import expect
 
 from helpers import (REFUSED_STORAGE, block, editor_text, open_lesson, open_editor, output_text, press, record_lesson_errors,
                      run_block, set_code, wait_blocks_mounted)
@@ -36,6 +38,47 @@ def original_code(block_locator):
 def reload_lesson(page):
     page.reload()
     wait_blocks_mounted(page)
+
+
+def saved_code(page, number):
+    """The code of block `number`'s saved edit in this browser's localStorage, or None."""
+    stored = page.evaluate(f"(number) => localStorage.getItem({SAVED_EDIT_PREFIX!r} + location.pathname + '#' + number)",
+                           number)
+    return None if stored is None else json.loads(stored)["code"]
+
+
+def test_two_tabs_editing_one_block_say_so_before_either_overwrites_the_other(page, site_url, lesson_path,
+                                                                            page_errors):
+    open_lesson(page, site_url, lesson_path)
+    other = page.context.new_page()
+    other.on("pageerror", lambda error: page_errors.append(str(error)))
+    open_lesson(other, site_url, lesson_path)
+    here, there = block(page, 1), block(other, 1)
+    open_editor(there)  # the reader works in both tabs
+    first, second = "print('typed in the first tab')", "print('typed in the second tab')"
+
+    set_code(here, first)
+    assert saved_code(page, 1) == first
+    notice = there.get_by_role("alert")  # the second tab heard of it (the storage event) and says so
+    expect(notice).to_contain_text("was edited in another tab of this site")
+    set_code(there, second)  # typing on in the second tab, on its out-of-date text
+    assert saved_code(page, 1) == first, "the first tab's edit was overwritten without a word"
+    notice.get_by_role("button", name="Show the other tab's version").click()
+    expect(there.get_by_label("The other tab's version of this block")).to_have_text(first)
+
+    notice.get_by_role("button", name="Keep this tab's version").click()
+    expect(notice).to_be_hidden()
+    assert saved_code(page, 1) == second
+    told = here.get_by_role("alert")  # now the first tab is told, and takes the second tab's version
+    expect(told).to_contain_text("was edited in another tab of this site")
+    told.get_by_role("button", name="Use the other tab's version").click()
+    expect(told).to_be_hidden()
+    assert editor_text(here) == second and saved_code(page, 1) == second
+
+    for tab in (page, other):
+        reload_lesson(tab)
+        assert editor_text(block(tab, 1)) == second
+    assert page_errors == []
 
 
 def test_an_edit_is_restored_after_a_reload(page, site_url, lesson_path, page_errors):

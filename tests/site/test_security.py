@@ -6,7 +6,8 @@ block, uses a figure, switches to dark mode, searches and follows a link (instan
 the policy is really enforced (an injected inline script, event handler and style attribute are
 refused); that markup printed by a block or carried by a figure's error message appears as literal
 text; and that Python's worker runs under the worker policy the service worker sends with worker
-scripts ('wasm-unsafe-eval', no 'unsafe-eval'). What it is not: a test of the service worker's
+scripts ('wasm-unsafe-eval', no 'unsafe-eval'), where a block's js.eval is refused in plain words
+(the page runs no JavaScript made from text). What it is not: a test of the service worker's
 caching or isolation (test_hosting.py).
 Most tests share one browser context (module scope): they change nothing another test relies on,
 and each of them opens the page it needs.
@@ -161,12 +162,13 @@ def test_markup_printed_by_a_block_is_shown_as_text(watched, site_url):
 def test_markup_in_a_figure_error_message_is_shown_as_text(watched, site_url):
     page = watched.page
     open_lesson(page, site_url, "derivatives/")
-    # The blocks and the figures share one Python: a block replaces the figure's model function by one
-    # whose error message is markup, as a reader's experiment might.
-    set_code(block(page, 1), "import tutor.figures.mystery_curve as model\n"
-                             "def move_point(state, x):\n"
+    # The blocks and the figures share one Python and its engine: a block makes the engine's values raise
+    # an error whose message is markup, as a reader's experiment might (the figure's own model would be
+    # put back after the run: tutor/runtime/keeper.py).
+    set_code(block(page, 1), "import tinygrad\n"
+                             "def refuse(self, *args, **kwargs):\n"
                              f"    raise ValueError({HOSTILE_MARKUP[0]!r})\n"
-                             "model.move_point = move_point\n")
+                             "tinygrad.Value.__init__ = refuse\n")
     assert "Traceback" not in run_block(block(page, 1))
     figure = page.get_by_role("group", name="A formula you can evaluate but not picture", exact=True)
     figure.get_by_role("slider").press("End")
@@ -203,5 +205,8 @@ def test_python_worker_runs_under_the_service_workers_policy_without_eval(browse
         assert policies_sent, "the worker script was never requested"
         assert "42" in shown
         assert "refused: JsException EvalError" in shown
+        set_code(first, "import js\njs.eval('1')")  # uncaught, the refusal gets plain words
+        shown = run_block(first)
+        assert "runs no JavaScript made from text" in shown and "security policy" in shown, shown
     finally:
         context.close()

@@ -2,14 +2,16 @@
 
 What it is: the page "Your work" on the built site served by the classroom server (serve.py): the
 learner edits a block, solves an exercise (and opens its solution), answers a prediction (its saved
-record written directly: the predictions' own view is tested with it), passes a build-your-own step
+record written directly here; a prediction answered in the page's own field makes the round trip
+download, cleared storage, load and comes back in the chapter in a test of its own), passes a build-your-own step
 and applies an edited engine; "Download my work" saves <name>-backprop-work.json, which obeys the JSON
 Schema under CPython's jsonschema; a fresh browser context (empty storage) loads it after saying what it
 holds, and every piece is back where the learner left it (the block, the exercise's state, the step, the
 banner of the edited engine, the answer), and a second download holds the same work. Loading over
 existing work says what it replaces first, and Cancel changes nothing. Each kind of bad file (not JSON,
 another shape, a newer version, another site's file, cut short, damaged, 50 MB) is refused with its
-reason and changes nothing saved. The header's link reaches "Your work" from every kind of page, also
+reason and changes nothing saved, and a load that the browser's storage refuses half way (the file's
+edited engine, after its other items were written) says so and puts back everything as it was. The header's link reaches "Your work" from every kind of page, also
 after instant navigation. Solutions turned off with ?solutions=off stay locked after a Check, the work
 file records it, and ?solutions=on unlocks them.
 What it is not: the class overview (test_class_overview.py) or the format's schema (tests/article/test_work_files.py).
@@ -25,7 +27,8 @@ from helpers import REPO, block, editor_text, open_lesson, run_block, set_code, 
 from test_edit_engine import apply_engine, open_engine_editor, type_engine
 from test_accessibility import serious_violations
 from test_exercises import check, panel_of
-from sample_work_files import bad_work_files, lesson_map
+from test_predictions_in_browser import PATHS, answer_with, number, question_group
+from sample_work_files import bad_work_files, generated_work, lesson_map
 
 SCHEMA = json.loads((REPO / "site_scripts" / "browser" / "work" / "work-file.schema.json").read_text(encoding="utf-8"))
 ENGINE = (REPO / "engine" / "tinygrad.py").read_text(encoding="utf-8")
@@ -39,13 +42,21 @@ PREDICTION = ("backpropagation-a-grad", {"answer": "7", "correct": True, "reveal
 # Everything this site keeps in localStorage: the work a bad file must leave alone.
 STORED = "() => Object.fromEntries(Object.keys(localStorage).filter(key => key.startsWith('lesson-'))" \
          ".sort().map(key => [key, localStorage.getItem(key)]))"
-
-
-@pytest.fixture
-def clean_run(outside_requests, page_errors):
-    yield
-    assert outside_requests == []
-    assert page_errors == []
+# From now on the page's storage refuses any item longer than 5,000 characters (as a full storage does
+# for a large one) and counts the writes it took before the first refusal, and the refusals.
+REFUSES_LARGE_ITEMS = """() => {
+  window.writesBeforeRefusal = 0;
+  window.refusals = 0;
+  const setItem = Storage.prototype.setItem;
+  Storage.prototype.setItem = function (key, value) {
+    if (String(value).length > 5000) {
+      window.refusals += 1;
+      throw new DOMException("full", "QuotaExceededError");
+    }
+    if (!window.refusals) window.writesBeforeRefusal += 1;
+    return setItem.call(this, key, value);
+  };
+}"""
 
 
 def work_group(page):
@@ -78,6 +89,17 @@ def choose_work_file(page, path):
 def store_prediction(page):
     page.evaluate("([id, record]) => localStorage.setItem('lesson-prediction:/' + id, JSON.stringify(record))",
                   list(PREDICTION))
+
+
+def work_saved_already(page, site_url):
+    """An edit of a block and an answer saved in this browser; open "Your work": (its group, what localStorage holds)."""
+    open_lesson(page, site_url, "derivatives/")
+    set_code(block(page, 1), MY_BLOCK)
+    store_prediction(page)
+    group = open_your_work(page, site_url)
+    before = page.evaluate(STORED)
+    assert len(before) >= 3
+    return group, before
 
 
 def do_some_work(page, site_url):
@@ -185,13 +207,56 @@ def test_loading_over_work_says_what_it_replaces_and_cancel_keeps_it(page, site_
     assert not [key for key in page.evaluate(STORED) if not key.startswith("lesson-work:learner")]
 
 
-def test_every_bad_file_is_refused_with_its_reason_and_changes_nothing(page, site_url, built_site, tmp_path, clean_run):
-    open_lesson(page, site_url, "derivatives/")
-    set_code(block(page, 1), MY_BLOCK)
-    store_prediction(page)
+def test_a_load_that_storage_refuses_half_way_puts_everything_back(page, site_url, built_site, tmp_path, clean_run):
+    group, before = work_saved_already(page, site_url)
+    # A file whose edits, progress, answers and pages are written before its edited engine, the one
+    # item the storage refuses (restoreWork writes the engine after all of them).
+    work = {**generated_work(lesson_map(built_site), "Grace", seed=3), "engine": {"active": EDITED_ENGINE, "draft": None}}
+    assert work["edits"] and work["predictions"] and len(EDITED_ENGINE) > 5000
+    file = tmp_path / "grace.json"
+    file.write_text(json.dumps(work), encoding="utf-8")
+    choose_work_file(page, file)
+    question = group.get_by_role("group", name="Load this work file?")
+    expect(question).to_contain_text("grace.json holds Grace's work")
+    page.evaluate(REFUSES_LARGE_ITEMS)
+    question.get_by_role("button", name="Replace my work").click()
+    expect(group.get_by_role("alert")).to_have_text("This browser refused to keep the work (its storage is full or "
+                                                    "turned off): nothing here changed.")
+    assert page.evaluate("() => [window.writesBeforeRefusal >= 3, window.refusals]") == [True, 1]  # half way
+    assert page.evaluate(STORED) == before
+    expect(page.get_by_role("region", name="Edited engine")).to_be_hidden()
+    open_lesson(page, site_url, "derivatives/")  # a fresh page, storage as the browser keeps it
+    assert editor_text(block(page, 1)) == MY_BLOCK
+
+
+def test_a_prediction_answered_in_the_page_comes_back_after_download_clear_and_load(page, site_url, tmp_path,
+                                                                                   clean_run):
+    open_lesson(page, site_url, "backpropagation/")
+    slip = PATHS["answer"] - 3  # one path counted: a wrong answer, with its feedback
+    feedback = answer_with(question_group(page, PATHS), number(slip))
+    assert feedback.startswith("Not quite: ")
+    open_your_work(page, site_url)
+    name, work = download_work(page, "Round Trip")
+    assert work["predictions"] == {"paths-total": {"answer": number(slip), "correct": False, "revealed": False}}
+    file = tmp_path / name
+    file.write_text(json.dumps(work), encoding="utf-8")
+
+    page.evaluate("() => localStorage.clear()")
     group = open_your_work(page, site_url)
-    before = page.evaluate(STORED)
-    assert len(before) >= 3
+    expect(group.locator(".your-work__saved")).to_have_text("Nothing is saved in this browser yet.")
+    choose_work_file(page, file)
+    expect(group.get_by_role("group", name="Load this work file?")).to_contain_text("the file's answers to 1 prediction")
+    group.get_by_role("button", name="Replace my work").click()
+    expect(group.get_by_role("status").filter(has_text="Loaded")).to_be_visible()
+
+    open_lesson(page, site_url, "backpropagation/")
+    group = question_group(page, PATHS)
+    expect(group.get_by_role("textbox", name="Your answer")).to_have_value(number(slip))
+    expect(group.get_by_role("status").first).to_have_text(feedback)
+
+
+def test_every_bad_file_is_refused_with_its_reason_and_changes_nothing(page, site_url, built_site, tmp_path, clean_run):
+    group, before = work_saved_already(page, site_url)
     problem = group.get_by_role("alert")
     for name, data, reason in bad_work_files(lesson_map(built_site)):
         path = tmp_path / name

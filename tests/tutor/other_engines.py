@@ -3,9 +3,11 @@
 What it is: the texts of engines for the tests of the engine check (tests/tutor/test_engine_edit.py)
 and of the page (tests/site/test_edit_engine.py), all written here (none read from outside the
 repository):
-- `READERS_ENGINE`: an engine in another style that the check accepts: constants wrapped as leaves,
+- `READERS_ENGINE`: an engine in another style that the check accepts, written in this project's own
+  words (type hints, other names, the weighted sum as a loop): constants wrapped as leaves,
   subtraction and negation built from + and * (so y − 1 is three values more than the lesson's), a
-  recursive depth-first order inside backward() and no topological_order().
+  recursive depth-first order inside backward() and no topological_order(). It draws its starting
+  weights as the lesson's engine does, so the exercises' solutions pass on it.
 - `MICROGRAD_STYLE`: an engine in the style of Karpathy's micrograd: each Value keeps its parents in
   `_prev` and a closure `_backward`, and has no `edges`; the lesson's names (MLP, gradient_step,
   train_line, train_xor) are there, so only what the site reads of a Value is missing.
@@ -29,120 +31,130 @@ def changed(text, *replacements):
 
 
 READERS_ENGINE = '''\
-"""A reader's own engine: every number becomes a Value, subtraction adds a negation."""
+"""A reader's own engine, written with type hints: every number becomes a Value, subtraction adds a negation."""
+from __future__ import annotations
+
 import math
 import random
 
 
 class Value:
-    def __init__(self, data, edges=()):
-        self.data = float(data)
-        self.grad = 0.0
-        self.edges = tuple(edges)
+    def __init__(self, data: float, edges: tuple = ()) -> None:
+        self.data: float = float(data)
+        self.grad: float = 0.0
+        self.edges = tuple(edges)  # pairs: (the value it came from, d self / d that value)
 
     @staticmethod
-    def wrap(value):
-        return value if isinstance(value, Value) else Value(value)
+    def wrap(number: Value | float) -> Value:
+        if isinstance(number, Value):
+            return number
+        return Value(number)
 
-    def __add__(self, other):
-        other = Value.wrap(other)
-        return Value(self.data + other.data, ((self, 1.0), (other, 1.0)))
+    def __add__(self, other: Value | float) -> Value:
+        right = Value.wrap(other)
+        return Value(self.data + right.data, [(self, 1.0), (right, 1.0)])
 
-    def __mul__(self, other):
-        other = Value.wrap(other)
-        return Value(self.data * other.data, ((self, other.data), (other, self.data)))
+    def __mul__(self, other: Value | float) -> Value:
+        right = Value.wrap(other)
+        return Value(self.data * right.data, [(self, right.data), (right, self.data)])
 
-    def __neg__(self):
+    def __neg__(self) -> Value:
         return self * -1
 
-    def __sub__(self, other):
-        return self + (-Value.wrap(other))
+    def __sub__(self, other: Value | float) -> Value:
+        return -Value.wrap(other) + self
 
-    def __rsub__(self, other):
-        return Value.wrap(other) + (-self)
+    def __rsub__(self, other: Value | float) -> Value:
+        return -self + Value.wrap(other)
 
-    def __pow__(self, exponent):
-        return Value(self.data ** exponent, ((self, exponent * self.data ** (exponent - 1)),))
+    def __pow__(self, k: int) -> Value:
+        return Value(self.data ** k, [(self, k * self.data ** (k - 1))])
 
-    def tanh(self):
-        output = math.tanh(self.data)
-        return Value(output, ((self, 1.0 - output * output),))
+    def tanh(self) -> Value:
+        t = math.tanh(self.data)
+        return Value(t, [(self, 1 - t * t)])
 
     __radd__ = __add__
     __rmul__ = __mul__
 
-    def backward(self):
-        order, visited = [], set()
+    def backward(self) -> None:
+        finished: list[Value] = []
+        visited: set[int] = set()
 
-        def visit(node):
-            if node not in visited:
-                visited.add(node)
-                for parent, _ in node.edges:
-                    visit(parent)
-                order.append(node)
+        def depth_first(v: Value) -> None:
+            if id(v) in visited:
+                return
+            visited.add(id(v))
+            for source, _ in v.edges:
+                depth_first(source)
+            finished.append(v)
 
-        visit(self)
-        for node in order:
-            node.grad = 0.0
+        depth_first(self)
+        for v in finished:
+            v.grad = 0.0
         self.grad = 1.0
-        for node in reversed(order):
-            for parent, local_derivative in node.edges:
-                parent.grad += node.grad * local_derivative
+        for v in finished[::-1]:
+            for source, rate in v.edges:
+                source.grad += rate * v.grad
 
 
 class Neuron:
-    def __init__(self, n_in, rng, nonlinear=True):
-        self.weights = [Value(rng.uniform(-1, 1)) for _ in range(n_in)]
+    def __init__(self, fan_in: int, rng: random.Random, squash: bool = True) -> None:
+        self.weights = [Value(rng.uniform(-1, 1)) for _ in range(fan_in)]
         self.bias = Value(0)
-        self.nonlinear = nonlinear
+        self.squash = squash
 
-    def __call__(self, inputs):
-        total = sum((w * x for w, x in zip(self.weights, inputs)), self.bias)
-        return total.tanh() if self.nonlinear else total
+    def __call__(self, xs: list) -> Value:
+        z = self.bias
+        for weight, x in zip(self.weights, xs):
+            z = z + weight * x
+        return z.tanh() if self.squash else z
 
-    def parameters(self):
-        return self.weights + [self.bias]
+    def parameters(self) -> list[Value]:
+        return [*self.weights, self.bias]
 
 
 class MLP:
-    def __init__(self, sizes, seed=42):
+    def __init__(self, sizes: list[int], seed: int = 42) -> None:
         rng = random.Random(seed)
-        self.layers = [[Neuron(n_in, rng, nonlinear=index < len(sizes) - 2) for _ in range(n_out)]
-                       for index, (n_in, n_out) in enumerate(zip(sizes, sizes[1:]))]
+        depth = len(sizes) - 1
+        self.layers = []
+        for k in range(depth):
+            self.layers.append([Neuron(sizes[k], rng, squash=k < depth - 1) for _ in range(sizes[k + 1])])
 
-    def __call__(self, inputs):
+    def __call__(self, xs: list) -> list[Value]:
         for layer in self.layers:
-            inputs = [neuron(inputs) for neuron in layer]
-        return inputs
+            xs = [unit(xs) for unit in layer]
+        return xs
 
-    def parameters(self):
-        return [p for layer in self.layers for neuron in layer for p in neuron.parameters()]
-
-
-def gradient_step(parameters, learning_rate):
-    for parameter in parameters:
-        parameter.data -= learning_rate * parameter.grad
+    def parameters(self) -> list[Value]:
+        return [p for layer in self.layers for unit in layer for p in unit.parameters()]
 
 
-def train_line(steps=1000, learning_rate=0.05):
-    points = [(0, 1), (1, 3), (2, 5), (3, 7)]
+def gradient_step(parameters: list[Value], learning_rate: float) -> None:
+    for p in parameters:
+        p.data = p.data - learning_rate * p.grad
+
+
+def train_line(steps: int = 1000, learning_rate: float = 0.05) -> tuple:
+    samples = [(0, 1), (1, 3), (2, 5), (3, 7)]
     w, b = Value(-1), Value(0)
     for _ in range(steps):
-        loss = sum((w * x + b - y) ** 2 for x, y in points) * 0.25
-        loss.backward()
+        mse = sum((w * x + b - y) ** 2 for x, y in samples) * 0.25
+        mse.backward()
         gradient_step([w, b], learning_rate)
-    return w.data, b.data, sum((w.data * x + b.data - y) ** 2 for x, y in points) / 4
+    return w.data, b.data, sum((w.data * x + b.data - y) ** 2 for x, y in samples) / 4
 
 
-def train_xor(steps=1000, learning_rate=0.1):
-    table = [((0, 0), -1), ((0, 1), 1), ((1, 0), 1), ((1, 1), -1)]
-    network = MLP([2, 4, 1], seed=42)
+def train_xor(steps: int = 1000, learning_rate: float = 0.1) -> tuple:
+    cases = [((0, 0), -1), ((0, 1), 1), ((1, 0), 1), ((1, 1), -1)]
+    net = MLP([2, 4, 1], seed=42)
     for _ in range(steps):
-        loss = sum((network(x)[0] - y) ** 2 for x, y in table) * 0.25
-        loss.backward()
-        gradient_step(network.parameters(), learning_rate)
-    predictions = [network(x)[0].data for x, _ in table]
-    return predictions, sum((p - y) ** 2 for p, (_, y) in zip(predictions, table)) / 4
+        mse = sum((net(x)[0] - y) ** 2 for x, y in cases) * 0.25
+        mse.backward()
+        gradient_step(net.parameters(), learning_rate)
+    outputs = [net(x)[0].data for x, _ in cases]
+    return outputs, sum((o - y) ** 2 for o, (_, y) in zip(outputs, cases)) / 4
 '''
 
 
@@ -298,9 +310,10 @@ class Layer:
 
 
 class MLP:
-    def __init__(self, sizes, seed=42):
+    def __init__(self, sizes, seed=42, **neuron_options):
         random.seed(seed)
-        self.layers = [Layer(sizes[i], sizes[i + 1], nonlinear=i != len(sizes) - 2) for i in range(len(sizes) - 1)]
+        self.layers = [Layer(sizes[i], sizes[i + 1], nonlinear=i != len(sizes) - 2, **neuron_options)
+                       for i in range(len(sizes) - 1)]
 
     def __call__(self, inputs):
         for layer in self.layers:

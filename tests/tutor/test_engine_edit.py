@@ -7,14 +7,19 @@ browser's worker runs at boot. Besides edits of the lesson's engine it tries eng
 other_engines.py: a reader's engine in another style, which passes and then runs every figure,
 show() and an exercise check; a micrograd-style engine (no `edges`), which is refused; and mutations
 of the lesson's engine (Neuron renamed, the MLP's layers renamed, micrograd's Layer class, a
-recursive order, edges as lists), each either refused with a message naming what is missing or
-keeping every figure (each control of it once), show() and every exercise's check working. The
-install tests lay out the same
-files the browser unpacks (the tutor wheel's files from vendor.tutor_files() and tinygrad.py) in a
-temporary site-packages folder, import the engine and a figure model from there first (as in an
-interpreter restored from a memory snapshot), then install an edited engine and import again.
+recursive order, edges as lists), each with its fixed verdict (VERDICTS): accepted and then keeping
+every figure (each control of it twice over), show() and every exercise's check working, or refused
+with a message naming what fails and what to do (the recursive order: `topological_order` and an
+explicit stack). Engines written here break a figure's control but no figure's start (gradient_step
+with the learning rate first) or only an exercise's check (train_line's loss from its last pass):
+the check's trial (tutor.engine_trial) refuses both, naming the control or the exercise. The install
+tests lay out the same files the browser unpacks (the tutor wheel's files from vendor.tutor_files()
+and tinygrad.py) in a temporary site-packages folder, import the engine and a figure model from
+there first (as in an interpreter restored from a memory snapshot), then install an edited engine
+and import again.
 What it is not: a browser test (tests/site/test_edit_engine.py drives the page).
 """
+import ast
 import contextlib
 import importlib
 import inspect
@@ -64,6 +69,22 @@ def test_an_error_at_import_is_refused_with_the_engines_traceback():
 
 def test_exit_at_import_is_refused_not_obeyed():
     assert engine_edit.problems(ORIGINAL + "\nraise SystemExit(3)\n").startswith("Importing your engine failed")
+
+
+def test_a_check_stopped_at_import_says_so():
+    # Stop the check (or its time limit) raises KeyboardInterrupt wherever Python is: here, at the import.
+    problem = engine_edit.problems(ORIGINAL + "\nraise KeyboardInterrupt\n")
+    assert problem.startswith("The check was stopped while Python imported your engine")
+
+
+def test_a_check_stopped_in_the_engines_backward_names_what_it_tried():
+    # backward() that never returns, stopped: the verdict names the figure that called it, not the import.
+    endless = ORIGINAL.replace("    def backward(self):\n", "    def backward(self):\n        raise KeyboardInterrupt\n", 1)
+    assert endless != ORIGINAL
+    problem = engine_edit.problems(endless)
+    assert re.match(r'The check was stopped while it tried the figure "[^"]+"', problem), problem
+    assert "importing" not in problem and "imported" not in problem
+    assert engine_edit.problems(ORIGINAL) == ""  # the engine in use and the figures are put back
 
 
 def test_missing_names_are_listed():
@@ -123,7 +144,7 @@ def test_the_page_gets_the_verdict_through_the_one_call_for_any_text():
     text = ORIGINAL.replace('"""A number that records', '"""Ein Wert — ünïcode, ‘quoted’ \\\\ that records', 1)
     assert text != ORIGINAL
     answer = page_calls.call("tutor.engine_edit", "check", {"source": text})
-    assert answer == {"ok": True, "value": {"ok": True, "problem": ""}, "error": None, "printed": ""}
+    assert answer == {"ok": True, "value": {"ok": True, "problem": ""}, "error": None, "printed": "", "printedLines": 0}
     broken = page_calls.call("tutor.engine_edit", "check", {"source": "def ("})
     assert broken["ok"] is True and broken["value"]["ok"] is False
     assert "syntax error" in broken["value"]["problem"]
@@ -302,45 +323,34 @@ def test_with_a_readers_engine_every_figure_show_and_an_exercise_check_work(site
 
 # ---- Any engine the check accepts keeps every figure ---------------------------------------------
 
-# What a refusal must name for each mutated engine (other_engines.MUTATED): what is missing or fails.
-REFUSAL_NAMES = {
-    "Neuron renamed": "'Neuron'",
-    "MLP layers renamed": "'layers'",
-    "micrograd's Layer holding neurons": "'Layer'",
-    "recursive topological order": "RecursionError",
-    "edges as lists": "edges",
+OTHER_ENGINES = {**MUTATED, "a reader's engine in another style": READERS_ENGINE}
+ACCEPTED = ""
+# The check's verdict on each engine of other_engines.py: ACCEPTED, or refused with a message holding
+# each of these phrases (what fails, where the site needs it, what to do).
+VERDICTS = {
+    "Neuron renamed": ACCEPTED,
+    "MLP layers renamed": ACCEPTED,
+    "micrograd's Layer holding neurons": ACCEPTED,
+    "edges as lists": ACCEPTED,
+    "a reader's engine in another style": ACCEPTED,
+    "recursive topological order": ('the figure "The cost of a gradient" cannot start with it',
+                                    "RecursionError: `Value.topological_order` in your engine (its inner function "
+                                    "`visit`) calls itself", "explicit stack"),
 }
-# A value for each parameter of a figure's functions (other than `state`) that has no default: the tour
-# calls every function a model lists in PAGE_CALLS once, with these, in PAGE_CALLS order, twice over.
-# A value may be a function of the current state (the by-hand figures' open box).
-TOUR_ARGUMENTS = {"parameters": 40, "learning_rate": 0.1, "count": 3, "loss_kind": "absolute", "w": 0.5,
-                  "b": 0.5, "x": 1.5, "h_index": 1, "seed": 3, "hidden": 3, "choice": "paths", "text": "1",
-                  "box": lambda state: open_box(state)}
-
-
-def open_box(state):
-    """The key of the field a by-hand figure has open now (backprop_by_hand: per graph; neuron_by_hand: one form)."""
-    form = state["forms"][state["choice"]] if "forms" in state else state["form"]
-    return next(row["key"] for row in form if row["open"])
+# Engines that draw their starting weights as the lesson's does: the exercises' solutions pass on them.
+# On the others (micrograd's layout draws from `random` in another order) a check that depends on the
+# numbers (XOR learned from seed 1) may fail, but it must still judge: no check may raise.
+SAME_NUMBERS = {name for name, verdict in VERDICTS.items() if verdict == ACCEPTED} - {"micrograd's Layer holding neurons"}
 BUILD_YOUR_OWN = re.findall(r'exercise="([a-z_]+)"', (REPO / "docs" / "build-your-own.md").read_text(encoding="utf-8"))
 
 
-def toured(model):
-    """The states of figure `model` from initial() through each function of PAGE_CALLS, twice over."""
-    state, states = model.initial(), []
-    states.append(state)
-    for function in [*model.PAGE_CALLS[1:]] * 2:
-        target = getattr(model, function)
-        arguments = {}
-        for parameter in inspect.signature(target).parameters.values():
-            if parameter.name == "state":
-                arguments["state"] = state
-            elif parameter.default is inspect.Parameter.empty:
-                assert parameter.name in TOUR_ARGUMENTS, (
-                    f"{model.__name__}.{function}() needs {parameter.name}: add a value to TOUR_ARGUMENTS")
-                value = TOUR_ARGUMENTS[parameter.name]
-                arguments[parameter.name] = value(state) if callable(value) else value
-        state = target(**arguments)
+def toured(model, rounds=2):
+    """The states of figure `model` from initial() through each of its controls, `rounds` times over, with
+    the arguments the engine check's trial uses (engine_trial.CONTROL_ARGUMENTS)."""
+    trial = importlib.import_module("tutor.engine_trial")
+    state, states = None, []
+    for function in trial.calls(model, rounds):
+        state = trial.called(model, function, state)
         states.append(state)
     return states
 
@@ -365,20 +375,23 @@ def test_every_exercise_and_figure_is_on_the_tour():
     assert len(BUILD_YOUR_OWN) == 7
 
 
-OTHER_ENGINES = {**MUTATED, "a reader's engine in another style": READERS_ENGINE}
-# Engines that draw their starting weights as the lesson's does: the exercises' solutions pass on them.
-# On the others (micrograd's layout draws from `random` in another order) a check that depends on the
-# numbers (XOR learned from seed 1) may fail, but it must still judge: no check may raise.
-SAME_NUMBERS = set(OTHER_ENGINES) - {"micrograd's Layer holding neurons"}
+def test_every_engine_of_other_engines_has_a_verdict():
+    assert set(VERDICTS) == set(OTHER_ENGINES), "give each engine of other_engines.py its expected verdict in VERDICTS"
 
 
-@pytest.mark.parametrize("name", sorted(OTHER_ENGINES))
-def test_an_engine_the_check_accepts_keeps_every_figure_show_and_every_exercise_check(name, site_packages):
+@pytest.mark.parametrize("name", sorted(VERDICTS))
+def test_the_check_accepts_or_refuses_each_other_engine_as_expected(name):
     problem = engine_edit.problems(OTHER_ENGINES[name])
-    if problem:  # refused: the message names what is missing, and where the site needs it
-        assert REFUSAL_NAMES[name] in problem, problem
-        assert re.search(r'the figure "[^"]+"|show\(\)|the exercise|does not define', problem), problem
-        return
+    if VERDICTS[name] == ACCEPTED:
+        assert problem == ""
+    else:
+        assert problem.startswith("Your engine defines what the code blocks use, but ")
+        for phrase in VERDICTS[name]:
+            assert phrase in problem, problem
+
+
+@pytest.mark.parametrize("name", sorted(name for name, verdict in VERDICTS.items() if verdict == ACCEPTED))
+def test_an_engine_the_check_accepts_keeps_every_figure_show_and_every_exercise_check(name, site_packages):
     installer = importlib.import_module("tutor.engine_edit")
     installer.install(OTHER_ENGINES[name])
     for figure, _ in importlib.import_module("tutor.engine_trial").figure_models():
@@ -406,6 +419,56 @@ def test_the_lesson_engine_itself_keeps_every_figure_and_exercise_check_on_the_t
     assert all(result["passed"] for results in solved_exercises().values() for result in results)
 
 
+def test_every_control_of_every_figure_has_an_argument_for_the_trial():
+    trial = importlib.import_module("tutor.engine_trial")
+    for figure, _ in trial.figure_models():
+        model = importlib.import_module(f"tutor.figures.{figure}")
+        for function in model.PAGE_CALLS[1:]:
+            for parameter in inspect.signature(getattr(model, function)).parameters.values():
+                if parameter.name != "state" and parameter.default is inspect.Parameter.empty:
+                    assert parameter.name in trial.CONTROL_ARGUMENTS, (
+                        f"{figure}.{function}() needs {parameter.name}: add a value to engine_trial.CONTROL_ARGUMENTS")
+
+
+# The learning rate first, gradient_step(learning_rate, parameters), consistently in the engine's own
+# train_line and train_xor: every figure starts, but the controls that take a step call the engine's
+# gradient_step as the lesson's blocks do, gradient_step(parameters, learning_rate).
+RATE_FIRST = ORIGINAL.replace("def gradient_step(parameters, learning_rate):", "def gradient_step(learning_rate, parameters):") \
+    .replace("gradient_step((w, b), learning_rate)", "gradient_step(learning_rate, (w, b))") \
+    .replace("gradient_step(network.parameters(), learning_rate)", "gradient_step(learning_rate, network.parameters())")
+# train_line returning the loss of its last pass through the loop: fine for the solution's 50 steps,
+# an UnboundLocalError for steps=0, which the check of the exercise faster_line asks for (no figure does).
+LAST_LOSS = ORIGINAL.replace("    return (w.data, b.data, loss_after)", "    return (w.data, b.data, loss.data)")
+
+
+def test_an_engine_that_breaks_a_figures_control_is_refused_naming_the_figure_and_the_control():
+    assert RATE_FIRST.count("gradient_step(learning_rate, ") == 3
+    problem = engine_edit.problems(RATE_FIRST)
+    assert 'the figure "Fitting a line" starts with it, but its control step() fails:\n' in problem, problem
+    assert "TypeError: 'float' object is not iterable" in problem
+
+
+def test_an_engine_that_breaks_an_exercise_s_check_is_refused_naming_the_exercise():
+    assert LAST_LOSS != ORIGINAL
+    problem = engine_edit.problems(LAST_LOSS)
+    assert "the checks of the exercise faster_line cannot judge its solution with it:\nUnboundLocalError" in problem, problem
+
+
+def test_the_trial_runs_an_exercise_s_solution_with_short_loops():
+    trial = importlib.import_module("tutor.engine_trial")
+    code = "for _ in range(1000):\n    pass\nfor _ in range(2):\n    pass\nfor _ in range(n):\n    pass\n"
+    assert ast.unparse(trial.shortened(code)) == code.replace("range(1000)", f"range({trial.LOOP_PASSES})").strip()
+
+
+def test_the_trial_runs_every_exercise_whose_checks_use_the_engine():
+    """Exercises whose checks call engine() are the ones the trial runs: their solution imports from tinygrad."""
+    trial = importlib.import_module("tutor.engine_trial")
+    for path in (REPO / "site_scripts" / "tutor" / "exercises").glob("*.py"):
+        if path.stem != "__init__" and "engine()" in path.read_text(encoding="utf-8"):
+            solution = importlib.import_module(f"tutor.exercises.{path.stem}").SOLUTION
+            assert trial.imported_from_engine(solution), path.stem
+
+
 def test_the_trial_puts_back_the_engine_and_the_figure_models_in_use():
     import tutor.figures
     from tutor.figures import line_fit
@@ -425,9 +488,12 @@ def test_show_and_the_exercises_are_named_when_they_cannot_use_an_engine(monkeyp
     monkeypatch.setitem(sys.modules, "tinygrad", no_powers)
     assert trial.show_failure() == ("show() cannot draw the graph of a loss made with it, L = (w * x + b - y) ** 2:\n"
                                     "NotImplementedError: no powers yet")
+    assert trial.exercises_failure(no_powers) == ("the solution of the exercise faster_line fails with it:\n"
+                                                  "NotImplementedError: no powers yet")
     without_mlp = types.ModuleType("tinygrad")
     exec(ORIGINAL, without_mlp.__dict__)
     del without_mlp.MLP
+    monkeypatch.setitem(sys.modules, "tinygrad", without_mlp)
     assert trial.exercises_failure(without_mlp) == \
         "the exercise xor_seed imports MLP from tinygrad, which your engine does not define"
 

@@ -46,6 +46,6 @@ def test_anything_else_is_said_in_plain_words(path, message):
 
 def test_the_page_may_call_it_with_its_namespace():
     answer = page_calls.call("tutor.predictions", "observed", {"path": "x.grad"}, namespace())
-    assert answer == {"ok": True, "value": 10.0, "error": None, "printed": ""}
+    assert answer == {"ok": True, "value": 10.0, "error": None, "printed": "", "printedLines": 0}
     refused = page_calls.call("tutor.predictions", "PATH", {}, namespace())
     assert refused["error"]["kind"] == "not-allowed"

@@ -4,7 +4,12 @@
 // status line and an output log; Ctrl+Enter or Shift+Enter runs it. The CodeMirror editor is imported
 // only when the reader clicks or focuses the code, once a run of the block has ended, or when the reader
 // comes back to a block they edited before. Edits are saved in the browser (storage/saved-edits.mjs) and restored on the next visit,
-// with a notice when the lesson's own code changed since. A run's graphs (from show(value), the
+// with a notice when the lesson's own code changed since. When another tab of the site saved or forgot
+// this block's edit (seen through the `storage` event, or found in storage when this tab is about to
+// save), the block says so and saves nothing more until the reader keeps this tab's version or takes the
+// other's, so neither tab's edit is lost without a word. Reset tells whoever listens (the exercise
+// panel) with a `block-reset` event. A block waiting for Python says, after SLOW_ANSWER_MS (ui.mjs),
+// what Python is busy with. A run's graphs (from show(value), the
 // runtime's onGraph) become figures under the output log, in order (shown-graph.mjs, loaded on first use);
 // running the block again clears them. The lesson's output, which the build writes into the block
 // (runnable_fence.py: what the lesson's code printed under CPython), stays under the code until the
@@ -12,9 +17,9 @@
 // What it is not: the order of runs (page-runs.mjs decides it) or Python (runtime.mjs runs the code,
 // tutor/runtime/output.py caps its output).
 import { endedByStop, runtime } from "../runtime/runtime.mjs";
-import { fingerprint, forgetEdit, saveEdit, savedEdit } from "../storage/saved-edits.mjs";
+import { fingerprint, forgetEdit, onEditChangedElsewhere, sameEdit, saveEdit, savedEdit } from "../storage/saved-edits.mjs";
 import { noteRun } from "../storage/saved-activity.mjs";
-import { button, loadEditor } from "../ui/ui.mjs";
+import { SLOW_ANSWER_MS, button, loadEditor } from "../ui/ui.mjs";
 import { loadFailure } from "../offline/register.mjs";
 
 const SHOWN_GRAPH_URL = new URL("../figures/shown-graph.mjs", import.meta.url);
@@ -31,6 +36,9 @@ export class Block {
   lessonChanged = null; // the notice shown when the lesson's code changed after the reader's edit
   lastResult = null; // how the last run ended: runtime.run's { ok, report, error, engineChanged }
   ranHere = false; // the output under the block is the reader's own run, not the lesson's
+  plainRestart = null; // the notice offering a restart without re-running blocks
+  elsewhere = null; // the notice that another tab changed this block's saved edit: { element, text, code }
+  waitingTimer = null; // while queued: renders what Python is busy with, once a second
 
   /** The block `element` (number `number` on its page), run by `runs` (the page's PageRuns);
    *  onStorageFailed() is called when an edit cannot be saved. */
@@ -43,6 +51,7 @@ export class Block {
     this.saved = savedEdit(runs.key, number);
     const title = element.dataset.title;
     this.label = title ? `Python: ${title}` : `Python block ${number}`;
+    this.about = title ? `the block “${title}”` : `block ${number}`; // who runs, in the reader's words
     this.filename = title ? `<${title}>` : `<block ${number}>`;
     element.setAttribute("role", "group");
     element.setAttribute("aria-label", this.label);
@@ -90,6 +99,10 @@ export class Block {
     this.setState("idle");
     if (this.saved) this.showSavedEdit();
     this.showLessonOutput();
+    const stopListening = onEditChangedElsewhere(runs.key, number, () => {
+      if (element.isConnected) this.checkStoredEdit();
+      else stopListening(); // a page left through instant navigation
+    });
     element.dataset.mounted = "true";
   }
 
@@ -114,25 +127,97 @@ export class Block {
   }
 
   showLessonChanged() {
-    const notice = document.createElement("div");
-    notice.className = "runnable__notice";
-    notice.setAttribute("role", "note");
-    notice.appendChild(document.createElement("p")).textContent = "The lesson's code for this block has "
-      + "changed since you edited it. Your version is shown; Reset replaces it with the lesson's new code.";
-    const original = document.createElement("pre");
-    original.className = "runnable__original";
-    original.setAttribute("aria-label", "The lesson's code for this block");
-    original.textContent = this.original;
-    original.hidden = true;
-    const compare = button(notice, "Show the original", "runnable__compare", () => {
-      original.hidden = !original.hidden;
-      compare.textContent = original.hidden ? "Show the original" : "Hide the original";
-      compare.setAttribute("aria-expanded", String(!original.hidden));
-    });
-    compare.setAttribute("aria-expanded", "false");
-    notice.appendChild(original);
-    this.element.prepend(notice);
-    this.lessonChanged = notice;
+    const { element } = this.notice("note", "The lesson's code for this block has changed since you edited it. "
+      + "Your version is shown; Reset replaces it with the lesson's new code.", {
+      code: this.original, codeLabel: "The lesson's code for this block", showLabel: "the original" });
+    this.lessonChanged = element;
+  }
+
+  /** A notice at the top of the block (role `role`): a paragraph `text`, then the buttons `actions`
+   *  ([name, onClick]) and, with `code`, a button that shows or hides that code (named `codeLabel`).
+   *  Returns { element, text, code } (the paragraph and the <pre>, for updates). */
+  notice(role, text, { code = null, codeLabel = "", showLabel = "", actions = [] } = {}) {
+    const element = document.createElement("div");
+    element.className = "runnable__notice";
+    element.setAttribute("role", role);
+    const paragraph = element.appendChild(document.createElement("p"));
+    paragraph.textContent = text;
+    for (const [name, onClick] of actions) button(element, name, "runnable__notice-action", onClick);
+    let shown = null;
+    if (code !== null) {
+      shown = document.createElement("pre");
+      shown.className = "runnable__original";
+      shown.setAttribute("aria-label", codeLabel);
+      shown.textContent = code;
+      shown.hidden = true;
+      const compare = button(element, `Show ${showLabel}`, "runnable__compare", () => {
+        shown.hidden = !shown.hidden;
+        compare.textContent = `${shown.hidden ? "Show" : "Hide"} ${showLabel}`;
+        compare.setAttribute("aria-expanded", String(!shown.hidden));
+      });
+      compare.setAttribute("aria-expanded", "false");
+      element.appendChild(shown);
+    }
+    this.element.prepend(element);
+    return { element, text: paragraph, code: shown };
+  }
+
+  /** Python broke when this page's blocks were re-run: say `text` and offer a restart that re-runs none. */
+  offerPlainRestart(text) {
+    this.plainRestart?.remove();
+    const { element } = this.notice("alert", text, { actions: [["Restart Python without re-running blocks", () => {
+      element.remove();
+      this.plainRestart = null;
+      this.runs.restartPython(this, { replay: false });
+    }]] });
+    this.plainRestart = element;
+  }
+
+  /** Another tab of the site may have saved or forgotten this block's edit: if storage no longer holds
+   *  what this tab last read or wrote there, say so (and save nothing until the reader chooses). Returns
+   *  whether the stored edit is still this tab's. */
+  checkStoredEdit() {
+    const stored = savedEdit(this.runs.key, this.number);
+    if (sameEdit(stored, this.saved)) return this.elsewhere === null;
+    if (stored !== null && stored.code === this.code()) { // the other tab saved what this one shows
+      this.saved = stored;
+      this.elsewhere?.element.remove();
+      this.elsewhere = null;
+      return true;
+    }
+    const what = stored === null ? "went back to the lesson's code in another tab of this site"
+      : "was edited in another tab of this site, and that version is saved now";
+    const text = `This block ${what}. This tab saves nothing more of this block until you choose: `
+      + "keep this tab's version (it replaces the other one) or use the other tab's.";
+    const other = stored?.code ?? this.original;
+    if (this.elsewhere) {
+      this.elsewhere.text.textContent = text;
+      this.elsewhere.code.textContent = other;
+    } else {
+      this.elsewhere = this.notice("alert", text, {
+        code: other, codeLabel: "The other tab's version of this block", showLabel: "the other tab's version",
+        actions: [["Keep this tab's version", () => this.settleElsewhere(false)],
+                  ["Use the other tab's version", () => this.settleElsewhere(true)]],
+      });
+    }
+    return false;
+  }
+
+  /** The reader chose after another tab changed this block's edit: the other tab's version (`useOther`), or
+   *  this tab's, which is saved over it. */
+  settleElsewhere(useOther) {
+    const { element } = this.elsewhere;
+    this.saved = savedEdit(this.runs.key, this.number); // what storage holds now is what this tab knows
+    this.elsewhere = null;
+    element.remove();
+    const code = useOther ? this.saved?.code ?? this.original : this.code();
+    if (useOther) {
+      if (this.editor) this.editor.setCode(code); // saves nothing new: storage holds it already
+      else this.codeView.querySelector("code").textContent = code;
+      this.showLessonOutput();
+    } else {
+      this.remember(code);
+    }
   }
 
   /** Import the editor bundle once and put an editor where the static code was. */
@@ -160,16 +245,21 @@ export class Block {
     return this.editorOpening;
   }
 
-  /** Save the reader's code for the next visit (or forget it once it is the lesson's code again). */
+  /** Save the reader's code for the next visit (or forget it once it is the lesson's code again), unless
+   *  another tab changed the saved edit since this tab read or wrote it (checkStoredEdit says so then). */
   remember(code) {
+    if (!this.checkStoredEdit()) {
+      this.showLessonOutput();
+      return;
+    }
     if (code === this.original) {
       this.forget();
       this.showLessonOutput();
       return;
     }
-    this.saved = { code, original: fingerprint(this.original) };
+    if (saveEdit(this.runs.key, this.number, code, this.original)) this.saved = { code, original: fingerprint(this.original) };
+    else this.onStorageFailed(); // this.saved stays what storage holds, so no other tab seems to have changed it
     this.showLessonOutput();
-    if (!saveEdit(this.runs.key, this.number, code, this.original)) this.onStorageFailed();
   }
 
   forget() {
@@ -177,11 +267,15 @@ export class Block {
     this.saved = null;
   }
 
+  /** The lesson's code again, and no saved edit (the reader asked: an edit another tab saved goes too, and
+   *  that tab says so); the exercise panel hears of it (`block-reset`). */
   reset() {
-    const showedEdit = this.saved !== null;
+    const showedEdit = this.code() !== this.original;
     this.forget();
     this.lessonChanged?.remove();
     this.lessonChanged = null;
+    this.elsewhere?.element.remove();
+    this.elsewhere = null;
     if (this.editor) this.editor.setCode(this.original);
     else if (showedEdit) this.codeView.querySelector("code").textContent = this.original;
     if (!this.busy) {
@@ -189,6 +283,7 @@ export class Block {
       this.ranHere = false;
     }
     this.showLessonOutput();
+    this.element.dispatchEvent(new CustomEvent("block-reset"));
   }
 
   async execute(pageKey, code, fresh) {
@@ -196,7 +291,7 @@ export class Block {
     this.ranHere = true;
     this.showLessonOutput();
     const result = await runtime.run({
-      page: pageKey, code, fresh, filename: this.filename,
+      page: pageKey, code, fresh, filename: this.filename, label: this.about,
       onStart: () => this.setState("running"),
       onOutput: (stream, text) => this.write(stream, text),
       onGraph: (graph) => this.write(GRAPH, graph),
@@ -247,6 +342,11 @@ export class Block {
     this.element.dataset.state = state;
     this.element.setAttribute("aria-busy", String(this.busy));
     this.stopButton.disabled = !this.busy;
+    if (state === "queued") this.waitingTimer ??= setInterval(() => this.renderStatus(), 1000);
+    else {
+      clearInterval(this.waitingTimer);
+      this.waitingTimer = null;
+    }
     this.renderStatus();
   }
 
@@ -255,7 +355,15 @@ export class Block {
     const starting = state === "starting" || (state === "error" && this.state !== "done");
     this.progress.hidden = state !== "starting";
     if (progress !== null) this.progress.value = progress;
-    this.statusText.textContent = starting ? message : BLOCK_STATUS[this.state];
+    this.statusText.textContent = starting ? message : this.state === "queued" ? this.waitingFor() : BLOCK_STATUS[this.state];
+  }
+
+  /** The status of a queued block: what Python is busy with, once that has taken a while. */
+  waitingFor() {
+    const answering = runtime.answering;
+    const busyFor = answering ? performance.now() - answering.since : 0;
+    if (busyFor < SLOW_ANSWER_MS) return BLOCK_STATUS.queued;
+    return `Waiting for Python, which has been busy with ${answering.label} for ${Math.round(busyFor / 1000)} seconds.`;
   }
 
   clearOutput() {

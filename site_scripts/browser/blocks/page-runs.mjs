@@ -7,9 +7,14 @@
 // block makes every later block run again before it is next needed); after(task) runs a task once the runs queued so far have
 // ended (the exercises' checks). stop() and restartPython() act on Python for the whole page. When
 // Python is restarted (Stop on a page that cannot interrupt, a crash, Restart Python, another
-// engine), the blocks whose last run succeeded are re-run quietly, in page order, to restore the
-// reader's definitions, and the block concerned says so; a run that changed the lesson's engine
-// (tinygrad.Value = None, a rewritten tinygrad.py) is not re-run, or Restart Python could not fix it.
+// engine), the blocks whose last run succeeded are re-run quietly, in page order, with the code they
+// hold now (after a Reset, the lesson's), to restore the reader's definitions, and the block
+// concerned says so (or, when nothing is re-run, that the definitions are gone); a run that changed
+// the lesson's engine (tinygrad.Value = None, a rewritten tinygrad.py) is not re-run, or Restart
+// Python could not fix it. After each re-run block the page probes Python (runtime.probe): when a
+// re-run broke the lesson's own machinery (error broken), re-running stops there, the block
+// concerned names the block that broke it and offers "Restart Python without re-running blocks"
+// (restartPython(block, { replay: false })).
 // What it is not: a block's look (block.mjs) or Python (runtime.mjs runs the code).
 import { ERROR } from "../runtime/contract.mjs";
 import { endedByStop, runtime } from "../runtime/runtime.mjs";
@@ -25,6 +30,8 @@ export class PageRuns {
   running = null; // the block Python is running now
   lastRun = null; // the block that ran last: it reports restarts that no block caused
   restartRequestedBy = null;
+  replayNext = true; // whether the restart the reader asked for re-runs the blocks
+  breaker = null; // the block whose re-run broke Python's machinery, until a restart without re-running
   replaying = false;
 
   /** The runs of `page` (a LessonPage): its key names the Python namespace of its blocks. */
@@ -73,8 +80,10 @@ export class PageRuns {
     runtime.stop();
   }
 
-  restartPython(block) {
+  /** Restart Python for `block`'s Restart button; `replay: false` re-runs none of the blocks. */
+  restartPython(block, { replay = true } = {}) {
     this.restartRequestedBy = block;
+    this.replayNext = replay;
     runtime.restart();
   }
 
@@ -122,20 +131,24 @@ export class PageRuns {
   /** Python was replaced by a fresh interpreter: queue the restoring of this page's definitions. */
   restartHappened(restart) {
     const reporter = (restart.reason === "requested" && this.restartRequestedBy) || this.running || this.lastRun;
+    const replay = restart.reason !== "requested" || this.replayNext;
     this.restartRequestedBy = null;
+    this.replayNext = true;
     const context = {
       reporter,
       reporterWasRunning: reporter !== null && reporter === this.running, // its run's result told it why
       ranBefore: new Set([...this.ran, ...(this.running ? [this.running] : [])]),
       cutReplay: this.replaying,
+      replay,
     };
     this.queue = this.queue.then(() => this.restore(restart, context));
   }
 
-  /** Re-run, quietly and in page order, the blocks whose last run succeeded; tell `reporter` how it went.
-   *  Blocks that ran before the restart count as run again (as an interrupt would have left them), except
-   *  those whose re-run failed or did not happen: they run again before the next block the reader runs. */
-  async restore(restart, { reporter, reporterWasRunning, ranBefore, cutReplay }) {
+  /** Re-run, quietly and in page order, the blocks whose last run succeeded, with the code they hold now;
+   *  tell `reporter` how it went. Blocks that ran before the restart count as run again (as an interrupt
+   *  would have left them), except those whose re-run failed or did not happen: they run again before
+   *  the next block the reader runs. Without `replay`, nothing is re-run. */
+  async restore(restart, { reporter, reporterWasRunning, ranBefore, cutReplay, replay }) {
     this.interpreterRanIn = runtime.interpreter;
     this.ran.clear();
     if (restart.reason === "requested") reporter?.startNote(restart.message);
@@ -146,39 +159,75 @@ export class PageRuns {
         + "They will run again before the next block you run.");
       return;
     }
+    if (!replay) {
+      this.succeeded.clear();
+      const breaker = this.breaker;
+      this.breaker = null;
+      reporter?.note("No block was re-run: what the blocks had defined is gone."
+        + (breaker ? ` ${capitalized(blockNumbers([breaker]))} broke Python when it was re-run: change it or press `
+          + "its Reset before you run it, or a block after it (which runs it first)." : ""));
+      return;
+    }
     const replayed = this.blocks.filter((block) => this.succeeded.has(block));
     const notReplayed = new Set(replayed);
-    if (replayed.length > 0) {
-      reporter?.beginRestoring(`Re-running ${blockNumbers(replayed)} to restore your definitions…`);
-      this.replaying = true;
+    if (replayed.length === 0) {
+      for (const block of ranBefore) this.ran.add(block);
+      if (ranBefore.size > 0) reporter?.note("No block was re-run: what the blocks had defined is gone with that Python.");
+      return;
     }
+    reporter?.beginRestoring(`Re-running ${blockNumbers(replayed)} to restore your definitions…`);
+    this.replaying = true;
     const stopsBefore = this.stops;
     const failed = [];
+    let broke = null; // { block, error }: the re-run after which even an empty block failed
     let fresh = true;
     for (const block of replayed) {
-      const result = await runtime.run({ page: this.key, code: this.succeeded.get(block), fresh, filename: block.filename });
+      const code = block.code();
+      const result = await runtime.run({ page: this.key, code, fresh, filename: block.filename,
+                                         label: `${block.about} (re-run to restore your definitions)` });
       fresh = false;
       if (runtime.interpreter !== this.interpreterRanIn || this.stops !== stopsBefore) break;
       notReplayed.delete(block);
-      if (result.ok) {
+      if (result.ok && !result.engineChanged) {
         this.ran.add(block);
+        this.succeeded.set(block, code);
       } else {
         failed.push(block);
         this.succeeded.delete(block);
+      }
+      const probe = await runtime.probe({ label: "a check that Python still works" });
+      if (probe.error?.kind === ERROR.BROKEN) {
+        broke = { block, error: probe.error };
+        this.succeeded.delete(block);
+        break;
       }
     }
     this.replaying = false;
     if (runtime.interpreter !== this.interpreterRanIn) return reporter?.endRestoring(); // the next restore() says why
     for (const block of ranBefore) if (!notReplayed.has(block) && !failed.includes(block)) this.ran.add(block);
-    if (replayed.length === 0) return;
     if (this.stops !== stopsBefore) {
       reporter?.endRestoring("Re-running was stopped: the blocks not re-run will run before the next block you run.");
+      return;
+    }
+    if (broke) {
+      this.breaker = broke.block;
+      const rest = replayed.slice(replayed.indexOf(broke.block) + 1);
+      reporter?.endRestoring();
+      reporter?.offerPlainRestart(`Re-running ${blockNumbers([broke.block])} broke the page's Python: after it, even `
+        + `an empty block fails (${broke.error.type ?? "an error"}), so every run would fail.`
+        + (rest.length ? ` ${capitalized(blockNumbers(rest))} ${rest.length > 1 ? "were" : "was"} not re-run.` : "")
+        + ` Restart Python without re-running blocks; then change ${blockNumbers([broke.block])} or press its Reset `
+        + "before you run it again.");
       return;
     }
     const done = `Re-ran ${blockNumbers(replayed)}: your definitions are back.`;
     reporter?.endRestoring(failed.length === 0 ? done
       : `${done} But ${blockNumbers(failed)} failed this time; run ${failed.length > 1 ? "them" : "it"} to see why.`);
   }
+}
+
+function capitalized(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** "block 2", "blocks 1–3", "blocks 1, 2 and 4": how the notes name blocks. */

@@ -5,16 +5,15 @@
 // of exercises.mjs), and `<div data-build-own>` the group with "Use my engine" and "Download my
 // engine". The reader's file, tinygrad.py, is the code of every block of the page, in page order,
 // exactly as the reader left it (their steps and the lesson's block with train_line): nothing is
-// generated. "Use my engine" runs the last step's checks (which test every step) and then the check
-// of "Edit the engine" (EngineCheck, tutor.engine_edit.check); a file that passes both is stored as
-// the site's engine (storage/engine-store.mjs) and runtime.useEngine() makes every block and figure
-// run on it, with the site's banner to restore the original. The chapter's page is `chained`
+// generated. "Use my engine" runs the last step's checks (which test every step; they count as the
+// last step solved when they pass, and as no attempt of it when they do not) and then the check
+// of "Edit the engine" (checkAndApply of engine-editor.mjs: tutor.engine_edit.check); a file that
+// passes both is stored as the site's engine and every block and figure runs on it, with the site's
+// banner to restore the original. The chapter's page is `chained`
 // (isBuildOwnChapter, which main.mjs asks when it makes the page's LessonPage): its steps build on each
 // other, so after one runs, the later ones run again before they are next needed.
 // What it is not: the checks (tutor/build_own/) or the exercise panels (exercises/exercises.mjs).
-import { EngineCheck } from "../engine_edit/engine-editor.mjs";
-import { runtime } from "../runtime/runtime.mjs";
-import { storeEngine } from "../storage/engine-store.mjs";
+import { EngineCheck, checkAndApply } from "../engine_edit/engine-editor.mjs";
 import { savedProgress } from "../storage/saved-progress.mjs";
 import { button, saveAsFile } from "../ui/ui.mjs";
 
@@ -104,7 +103,7 @@ class BuildOwn {
       this.say(`Running your steps, then the checks of ${stepName(this.steps.at(-1)).toLowerCase()}, `
         + "which test every step (training XOR takes a few seconds)…");
       const outcome = await last.runBlockThenChecks();
-      last.record(outcome.solved);
+      if (outcome.solved) last.record(true); // a press of Use my engine is no attempt at the last step (its solution stays locked)
       last.showSummary(outcome.summary, outcome.results);
       if (!outcome.solved) {
         const failed = outcome.results.filter((result) => !result.passed);
@@ -115,19 +114,9 @@ class BuildOwn {
       }
       this.say("Your steps pass. Checking your tinygrad.py as the page Edit the engine does…");
       const code = this.joined();
-      const problem = await this.engineCheck.problem(code);
-      if (problem) {
-        this.showProblem(problem);
-        this.say("Not applied: the site keeps the engine it ran.");
-        return;
-      }
-      const stored = storeEngine(code);
-      runtime.useEngine(code);
-      this.say(stored
-        ? "Applied: every code block and figure on every page now runs your engine, until you press "
-          + "Restore the original engine in the banner at the top."
-        : "Applied for this visit only: this browser cannot store your engine (its storage is full or turned "
-          + "off), so reloading the page or opening the site again brings back the lesson's engine.");
+      const { problem, said } = await checkAndApply(this.engineCheck, code);
+      if (problem) this.showProblem(problem);
+      this.say(said);
     } finally {
       this.setBusy(false);
     }

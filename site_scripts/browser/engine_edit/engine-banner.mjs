@@ -6,6 +6,7 @@
 // It needs no Python, so it works even when Python cannot start with the edited engine (it then says
 // so). It shows or hides itself whenever the engine changes, also when another tab of the site
 // applied or restored one. It stays in view under the header while the reader scrolls (engine-edit.css).
+// restoreOriginalEngine() is that button's action, which a figure that waits long for Python offers too.
 // What it is not: the editor (engine-editor.mjs) or the runtime's switch (runtime.useEngine), which
 // also follows the other tabs.
 import { button } from "../ui/ui.mjs";
@@ -18,7 +19,7 @@ const CANNOT_START = "Python could not start with your edited engine. Restore th
 const RESTORED = "The lesson's original engine is back: every code block and figure uses it again.";
 
 let banner = null; // the banner of the page shown now: { element, text, editLink, restore }
-let restoredHere = false; // the reader restored the engine from this page's banner
+let restoredHere = false; // the reader restored the engine from this page (its banner, or a figure)
 
 /** Add the banner to the page's article (once per page); it shows itself while an edited engine runs. */
 export function mountEngineBanner(root) {
@@ -35,18 +36,22 @@ export function mountEngineBanner(root) {
   const editLink = element.appendChild(document.createElement("a"));
   editLink.href = EDIT_PAGE.href;
   editLink.textContent = "Edit the engine";
-  const restore = button(element, "Restore the original engine", "engine-banner__restore", restoreOriginal);
+  const restore = button(element, "Restore the original engine", "engine-banner__restore", () => {
+    restoreOriginalEngine();
+    banner?.text.focus();
+  });
   article.prepend(element);
   banner = { element, text, editLink, restore };
   restoredHere = false;
   render();
 }
 
-function restoreOriginal() {
+/** Forget the edited engine and run the lesson's (replacing Python, if it has started); the banner then
+ *  says the original is back. */
+export function restoreOriginalEngine() {
   forgetStoredEngine();
   restoredHere = true;
   runtime.useEngine(null);
-  banner?.text.focus();
 }
 
 function render() {

@@ -35,14 +35,16 @@ export class EngineCheck {
     let timer = null;
     try {
       const verdict = await runtime.call("tutor.engine_edit", "check", { source: code }, {
+        label: "the check of your engine",
         onStart: () => { timer = setTimeout(() => this.stop(), CHECK_TIME_LIMIT_MS); },
       });
       return verdict.ok ? "" : verdict.problem;
     } catch (error) {
       if (this.stopRequested) {
-        return `The check was stopped before your engine finished importing (after at most ${CHECK_TIME_LIMIT_MS / 1000} `
-          + "seconds, or when you pressed Stop the check). Does it run forever when it is imported, "
-          + "for example in a loop at the top level?";
+        // Python says where it was stopped when Stop can interrupt it (the verdict above); here Python was replaced.
+        return `The check was stopped before it finished (after at most ${CHECK_TIME_LIMIT_MS / 1000} seconds, or `
+          + "when you pressed Stop the check). Does your engine run forever when it is imported (a loop at the "
+          + "top level), or when the lesson uses it (a loop in backward() that never ends)?";
       }
       return `The check could not run: ${error.message}`;
     } finally {
@@ -56,6 +58,24 @@ export class EngineCheck {
     this.stopRequested = true;
     runtime.stop();
   }
+}
+
+/** Check `code` with `engineCheck` and, if it passes, make it the engine of every block and figure (stored
+ *  for later visits when the browser can). Answers what is wrong ("" once applied) and the sentence that
+ *  says what happened, for the editor here and "Use my engine" (build_own/). */
+export async function checkAndApply(engineCheck, code) {
+  const problem = await engineCheck.problem(code);
+  if (problem) return { problem, said: "Not applied: the site keeps the engine it ran before." };
+  const stored = storeEngine(code);
+  runtime.useEngine(code);
+  return {
+    problem: "",
+    said: stored
+      ? "Applied: every code block and figure on every page now runs your engine, until you press Restore "
+        + "the original engine in the banner at the top."
+      : "Applied for this visit only: this browser cannot store your engine (its storage is full or turned "
+        + "off), so reloading the page or opening the site again brings back the lesson's engine.",
+  };
 }
 
 /** Mount the engine editor of the page, if it has one and it is not mounted yet. */
@@ -176,25 +196,10 @@ class EngineEditor {
     }
     this.setChecking(true);
     this.say("Checking your engine in Python…");
-    const problem = await this.check(code);
+    const { problem, said } = await checkAndApply(this.engineCheck, code);
     this.setChecking(false);
-    if (problem) {
-      this.showProblem(problem);
-      this.say("Not applied: the site still runs the engine it ran before. Your edit is kept in the editor.");
-      return;
-    }
-    const stored = storeEngine(code);
-    runtime.useEngine(code);
-    this.say(stored
-      ? "Applied: every code block and figure on every page now runs your edited engine, until you restore "
-        + "the original."
-      : "Applied for this visit only: this browser cannot store your engine (its storage is full or turned "
-        + "off), so reloading the page or opening the site again brings back the lesson's engine.");
-  }
-
-  /** "" if `code` can serve as the engine, else what is wrong, in words. */
-  check(code) {
-    return this.engineCheck.problem(code);
+    if (problem) this.showProblem(problem);
+    this.say(problem ? `${said} Your edit is kept in the editor.` : said);
   }
 
   stopCheck() {

@@ -10,12 +10,13 @@
 // ?solutions=off, storage/saved-settings.mjs); opening it is noted for the reader's work file
 // (noteSolutionShown). Whether the reader attempted or solved the exercise is
 // saved (storage/saved-progress.mjs) and shown on the next visit; every change of the panel's state is
-// announced with an `exercise-progress` event that bubbles up the page. Mounting a page twice does
-// nothing more, like mountBlocks, so document$ can call it after every navigation.
+// announced with an `exercise-progress` event that bubbles up the page. Reset of the block (its
+// `block-reset` event) clears the results of the code it replaced and closes the solution, as a reload
+// would. Mounting a page twice does nothing more, like mountBlocks, so document$ can call it after every navigation.
 // What it is not: the checks themselves (site_scripts/tutor/exercises/<name>.py judge the reader's code
 // in Python and return plain results; this module only renders them).
 import { button } from "../ui/ui.mjs";
-import { runtime } from "../runtime/runtime.mjs";
+import { endedByStop, runtime } from "../runtime/runtime.mjs";
 import { noteSolutionShown, saveProgress, savedProgress } from "../storage/saved-progress.mjs";
 import { solutionsAllowed } from "../storage/saved-settings.mjs";
 
@@ -44,6 +45,7 @@ class ExercisePanel {
     this.solutionCode = data.dataset.solution ?? "";
     this.progress = savedProgress(this.name);
     const title = element.dataset.title ?? "Exercise";
+    this.title = title;
 
     const panel = document.createElement("div");
     panel.className = "exercise";
@@ -86,7 +88,17 @@ class ExercisePanel {
     if (solutionCode) this.solution.append(...solutionCode.childNodes);
     button(this.solution, "Put the solution in the editor", "exercise__use-solution", () => this.useSolution());
     this.solutionButton.setAttribute("aria-controls", this.solution.id);
+    element.addEventListener("block-reset", () => this.blockReset());
 
+    this.render();
+  }
+
+  /** The block went back to the lesson's code: the results of the reader's code and an open solution go,
+   *  as after a reload (the saved progress stays). */
+  blockReset() {
+    if (this.checking) return; // the check under way reports on the code it ran
+    this.results.replaceChildren();
+    this.solution.hidden = true;
     this.render();
   }
 
@@ -113,14 +125,20 @@ class ExercisePanel {
     const runs = this.block.runs;
     const ran = runs.request(this.block); // after the earlier blocks, as Run does
     const outcome = await runs.after(async () => {
-      if (!(await ran)?.ok) return null;
+      const result = await ran;
+      if (!result?.ok) return { ran: result };
       try {
-        return { results: await runtime.call("tutor.exercises", "results", { name: this.name }, { page: runs.key }) };
+        return { results: await runtime.call("tutor.exercises", "results", { name: this.name },
+                                             { page: runs.key, label: `the checks of “${this.title}”` }) };
       } catch (error) {
         return { error };
       }
     });
-    if (outcome === null) {
+    if ("ran" in outcome && endedByStop(outcome.ran?.error)) {
+      return { solved: false, results: [], summary: "Your code was stopped before it finished, so the checks did "
+        + "not run. If it never ends by itself, look at its loops and their exits, then press Check again." };
+    }
+    if ("ran" in outcome) {
       return { solved: false, results: [], summary: "Your code did not finish cleanly (see its output above). "
         + "Make it run without an error, then press Check again." };
     }

@@ -8,8 +8,14 @@
 // Python is ready. The starting state was computed with the lesson's engine; whenever Python
 // becomes ready with another engine than the one the figure shows (the reader's edited engine, or
 // the lesson's again after a restore), the Figure asks the model for its starting state anew.
+// A call Python has not answered within SLOW_ANSWER_MS (ui.mjs) is said in the figure, with what
+// Python works on meanwhile (this figure, or what it waits behind), a Stop button and, while the
+// reader's edited engine runs, "Restore the original engine" (an engine whose backward() never returns
+// would otherwise leave the figure silent). What a call printed (a print in the reader's engine) is
+// said in the figure too: how many lines, and the first ones, which Python kept from the console.
 // (shown-graph.mjs answers requests from states Python computed in advance.)
 // What it is not: a figure. Each <name>.mjs view creates its controls and draws the state it gets.
+import { SLOW_ANSWER_MS, button } from "../ui/ui.mjs";
 
 const STATUS_TEXT = {
   idle: "Showing the starting state. The figure becomes interactive when Python is ready.",
@@ -235,16 +241,26 @@ export class Figure extends FigureFrame {
   #pythonReady = false;
   #engineShown = null; // the edited engine's source the state was computed with; null: the lesson's
   #runtime;
+  #restoreEngine;
+  #asked = null; // performance.now() when the call in flight was sent, and when Python began it
+  #begun = null;
+  #watch = null; // the timer that says so when Python takes long to answer
+  #waiting = null; // the notice of a slow answer: { element, text, restore }
+  #printed = null; // the note of what the last call printed
 
   /** Build the figure inside `element`, asking `runtime` (runtime.mjs) for Python; `mountView(figure)` adds
-   *  its controls and returns render(state). */
-  constructor(element, mountView, runtime) {
+   *  its controls and returns render(state). `restoreEngine()` goes back to the lesson's engine (the
+   *  banner's, engine-banner.mjs). */
+  constructor(element, mountView, runtime, { restoreEngine = () => runtime.useEngine(null) } = {}) {
     if (!element.dataset.initial) {
       throw new Error("its starting state is missing from the page (the build's figures.py hook fills it in)");
     }
     super(element, JSON.parse(element.dataset.initial), false);
     this.name = element.dataset.widget;
     this.#runtime = runtime;
+    this.#restoreEngine = restoreEngine;
+    const title = document.getElementById(element.getAttribute("aria-labelledby") ?? "")?.textContent.trim();
+    this.about = title ? `the figure “${title}”` : "a figure";
     this.status = element.querySelector(".figure__status");
     this.mount(mountView);
     const unsubscribe = runtime.onStatus((status) => {
@@ -287,15 +303,89 @@ export class Figure extends FigureFrame {
 
   async #drain() {
     this.#draining = true;
+    this.#watch ??= setInterval(() => this.#sayIfSlow(), 1000);
     while (this.#queue.length) {
       const { fn, kwargs } = this.#queue.shift();
+      let printed = null;
+      this.#asked = performance.now();
+      this.#begun = null;
       try {
-        this.showState(await this.#runtime.call(`tutor.figures.${this.name}`, fn, kwargs(this.state)));
+        this.showState(await this.#runtime.call(`tutor.figures.${this.name}`, fn, kwargs(this.state), {
+          label: this.about,
+          onStart: () => { this.#begun = performance.now(); },
+          onPrinted: (what) => { printed = what; },
+        }));
       } catch (error) {
         this.showError(error.message); // Python's message (a PythonCallError), or why the call could not run
       }
+      this.#showPrinted(printed);
+      this.#sayIfSlow();
     }
+    clearInterval(this.#watch);
+    this.#watch = null;
+    this.#asked = null;
+    this.#sayIfSlow();
     this.#draining = false;
     this.element.setAttribute("aria-busy", "false");
+  }
+
+  /** While a call waits longer than SLOW_ANSWER_MS, say so: what Python works on, Stop, and the way back
+   *  to the lesson's engine while the reader's runs. */
+  #sayIfSlow() {
+    const now = performance.now();
+    const waited = this.#asked === null ? 0 : now - this.#asked;
+    if (waited < SLOW_ANSWER_MS || !this.element.isConnected) {
+      this.#waiting?.element.remove();
+      this.#waiting = null;
+      if (!this.element.isConnected) clearInterval(this.#watch);
+      return;
+    }
+    this.#waiting ??= this.#waitingNotice();
+    const answering = this.#runtime.answering;
+    // In steps of five seconds: the notice is a live region, and a count changing every second would be
+    // read out every second.
+    const seconds = (since) => `${Math.max(SLOW_ANSWER_MS / 1000, 5 * Math.floor((now - since) / 5000))} seconds`;
+    let text = this.#begun !== null
+      ? `Python has been computing this figure for ${seconds(this.#begun)} and has not answered yet.`
+      : answering ? `This figure has waited ${seconds(this.#asked)} for Python, which is busy with ${answering.label}.`
+        : `This figure has waited ${seconds(this.#asked)} for Python.`;
+    const edited = this.#runtime.engineSource !== null;
+    if (edited) {
+      text += " Your edited engine runs now: if some of its code never ends (a loop in backward(), say), "
+        + "restore the original engine.";
+    }
+    text += " Stop ends what Python is doing.";
+    this.#waiting.text.textContent = text;
+    this.#waiting.restore.hidden = !edited;
+  }
+
+  #waitingNotice() {
+    const element = Object.assign(document.createElement("div"), { className: "figure__waiting" });
+    element.setAttribute("role", "status");
+    const text = element.appendChild(document.createElement("p"));
+    button(element, "Stop", "figure__button", () => this.#runtime.stop());
+    const restore = button(element, "Restore the original engine", "figure__button", () => this.#restoreEngine());
+    this.messageList.before(element);
+    return { element, text, restore };
+  }
+
+  /** Say what the last call printed ({ lines, first }), or nothing when it printed nothing. The text is
+   *  Python's, shown as text. */
+  #showPrinted(printed) {
+    if (printed === null) {
+      this.#printed?.remove();
+      this.#printed = null;
+      return;
+    }
+    if (!this.#printed) {
+      this.#printed = Object.assign(document.createElement("div"), { className: "figure__printed" });
+      this.messageList.after(this.#printed);
+    }
+    const count = printed.lines === 1 ? "a line" : `${printed.lines.toLocaleString("en")} lines`;
+    const note = Object.assign(document.createElement("p"), {
+      textContent: `While computing this figure, Python printed ${count} (a print in the engine, perhaps). `
+        + "The page keeps them out of the browser's console; the first of them:" });
+    const lines = Object.assign(document.createElement("pre"), { textContent: printed.first });
+    this.#printed.replaceChildren(note, lines);
   }
 }

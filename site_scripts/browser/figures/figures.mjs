@@ -4,12 +4,14 @@
 // (site_scripts/hooks/figures.py accepts only the names of the figure models in
 // site_scripts/tutor/figures/), loads the view NAME.mjs that sits beside the model NAME.py there
 // (loadView) and wraps the element in a Figure talking to the page's runtime. Calling it again on the
-// same page does nothing to figures already mounted.
+// same page does nothing to figures already mounted. A figure that waits long for Python offers the
+// banner's way back to the lesson's engine (engine-banner.mjs) while the reader's engine runs.
 // What it is not: drawing (the views, svg.mjs), Python (figure.mjs), or a list of figures: the models'
 // files are that list. The views are loaded by name, so nothing in this folder imports them.
 import { Figure } from "./figure.mjs";
 import { loadFailure } from "../offline/register.mjs";
 import { runtime } from "../runtime/runtime.mjs";
+import { restoreOriginalEngine } from "../engine_edit/engine-banner.mjs";
 
 const FIGURE_NAME = /^[a-z_][a-z0-9_]*$/;
 // The views: <site>/assets/lesson/tutor/figures/NAME.mjs (this file is <site>/assets/lesson/browser/figures/).
@@ -38,7 +40,7 @@ async function mount(element) {
   }
   try {
     const { mountView } = await loadView(name);
-    new Figure(element, mountView, runtime);
+    new Figure(element, mountView, runtime, { restoreEngine: restoreOriginalEngine });
   } catch (error) {
     problem(loadFailure("This figure", error));
   }

@@ -214,7 +214,8 @@ class Prediction {
     const name = this.check.observe;
     let found;
     try {
-      found = await runtime.call("tutor.predictions", "observed", { path: name }, { page: pageKey });
+      found = await runtime.call("tutor.predictions", "observed", { path: name }, { page: pageKey,
+                                                                                  label: "a prediction's check" });
     } catch (error) {
       this.showConfirmation([`The block ran, but `, code(name), ` could not be read: ${error.message}`]);
       return;

@@ -10,6 +10,7 @@ export const REQUEST = Object.freeze({
   CONFIGURE: "configure", // id, engineSource
   RUN: "run", // id, page, code, filename, fresh
   CALL: "call", // id, module, fn, kwargs, page
+  PROBE: "probe", // id
   STOP: "stop", // ids
 });
 
@@ -19,7 +20,7 @@ export const EVENT = Object.freeze({
   OUTPUT: "output", // id, stream, text
   GRAPH: "graph", // id, graph
   DEEP_GRAPH: "deep-graph", // no fields
-  RESULT: "result", // id, ok, error, report, engineChanged, value, printed, deepGraph
+  RESULT: "result", // id, ok, error, report, engineChanged, value, printed, printedLines, deepGraph
   STATUS: "status", // state, message, progress, boot
   FATAL: "fatal", // error
 });
@@ -34,6 +35,7 @@ export const ERROR = Object.freeze({
   BAD_ARGUMENTS: "bad-arguments", // message
   NO_NAMESPACE: "no-namespace", // message
   NOT_JSON: "not-json", // message
+  BROKEN: "broken", // message, type
   NOT_STARTED: "not-started", // message
   STACK_OVERFLOW: "stack-overflow", // message
   PROCESS_EXIT: "process-exit", // message, status

@@ -1,6 +1,6 @@
 // runtime.mjs: the page's handle on Python, a thin layer over the worker in worker.mjs.
-// What it is: one shared `runtime` object (start, startWhenNear, onStatus, ready, run, call, stop,
-// restart, onRestart, useEngine, engineSource, onEngineChange) used by the runnable blocks, the
+// What it is: one shared `runtime` object (start, startWhenNear, onStatus, ready, run, call, probe,
+// answering, stop, restart, onRestart, useEngine, engineSource, onEngineChange) used by the runnable blocks, the
 // figures and the engine's editor and banner. It starts the module worker (or, on a full page load
 // that opens near a block or figure, adopts the one start-early.js already created, with the messages
 // it sent meanwhile), and is the page's one adapter of the contract (contract.mjs, written from
@@ -9,15 +9,19 @@
 // mirrors it on
 // <html data-python-state="..." data-python-interpreter="N" data-python-boot="snapshot|plain"> (the
 // last: how the current interpreter started, once ready).
-// The page never waits on Python: everything is a message.
+// The page never waits on Python: everything is a message. Each request may carry a `label` saying
+// who asked, in the reader's words ("the figure “Loss landscape”"): `answering` names the request
+// Python works on now and since when, so what waits behind it can say what it waits for.
 // What it is not: Python logic (tutor/runtime/) or rendering (blocks, figures).
 //
 // Stop: on a cross-origin isolated page a shared interrupt flag raises KeyboardInterrupt and keeps
-// every namespace. Otherwise (a plain static host), or when the code ignores the interrupt for
-// INTERRUPT_GRACE_MS (one long C-level operation), the worker is terminated and a fresh one boots.
+// every namespace. Otherwise (a plain static host), or when the request Python was working on ignores
+// the interrupt for INTERRUPT_GRACE_MS (one long C-level operation), the worker is terminated and a
+// fresh one boots.
 // A worker whose Python died (a fatal Pyodide error) is replaced the same way, and so is one the
 // reader asks to restart. `runtime.interpreter` then changes and onRestart listeners hear why, so the
-// blocks can replay their definitions and tell the reader. The crash message says what is known (the
+// blocks can replay their definitions and tell the reader (whether the definitions are back or lost is
+// theirs to say: the restart's message only says why Python was replaced). The crash message says what is known (the
 // worker's kind of the fatal error: the browser's stack ran out, or the process was ended) and names a
 // deep graph of Values as the cause only when Python said, before it died, that it held or was
 // building one.
@@ -44,9 +48,9 @@ const INTERRUPT_GRACE_MS = 800; // an interrupt not honoured by then falls back 
 const INTENT_EVENTS = ["pointerenter", "touchstart", "focusin"];
 const SIGINT = 2;
 const RESTART_MESSAGES = {
-  stopped: "Stopped. Python had to be restarted to stop this code, so everything it defined was lost.",
+  stopped: "Stopped. Python had to be restarted to stop this code.",
   unresponsive: "Stopped. The code did not answer the interrupt (it was inside one long operation), "
-    + "so Python was restarted and everything it defined was lost.",
+    + "so Python was restarted.",
   requested: "Python was restarted.",
   "engine-edited": "Python was restarted with your edited engine.",
   "engine-restored": "Python was restarted with the lesson's original engine.",
@@ -61,7 +65,7 @@ class Runtime {
   #interrupt = null; // Int32Array over a SharedArrayBuffer, when the page is cross-origin isolated
   #token = ""; // what tells the current worker's messages from forged ones
   #deepGraph = false; // the worker's Python holds (or a run is building) a chain of Values deep enough to crash it
-  #pending = new Map(); // request id -> { resolve, onOutput, onGraph, onStart, kind }
+  #pending = new Map(); // request id -> { resolve, onOutput, onGraph, onStart, onPrinted, kind, label, since }
   #nextId = 1;
   #listeners = new Set();
   #restartListeners = new Set();
@@ -170,20 +174,20 @@ class Runtime {
    * Run `code` in the namespace of `page`. onOutput(stream, text) receives stdout, stderr and the page's
    * notes as they come, onGraph(graph) each graph show() draws ({ title, states }), in order with them.
    * Optional: filename (shown in tracebacks), fresh (start the page's namespace anew),
-   * onStart() (called when the code actually starts executing).
+   * onStart() (called when the code actually starts executing), label (who runs it, for `answering`).
    * Resolves to { ok, report, error, engineChanged }, never rejects: report is what the output already
    * showed of an error ("" if nothing), error null or { kind, message, ... } (contract.mjs ERROR: exception,
    * stopped, exit, restarted, crashed, not-started, ...), engineChanged whether the run changed the
    * lesson's engine (a restart does not replay such a run).
    */
   async run({ page, code, onOutput = () => {}, onGraph = () => {}, filename = "<python block>", fresh = false,
-              onStart = () => {} }) {
+              onStart = () => {}, label = "a code block" }) {
     if (typeof page !== "string" || typeof code !== "string") {
       return { ok: false, report: "", engineChanged: false,
                error: { kind: ERROR.BAD_REQUEST, message: "runtime.run needs { page: string, code: string }" } };
     }
     const result = await this.#request({ kind: REQUEST.RUN, page, code, filename, fresh },
-                                       { kind: REQUEST.RUN, onOutput, onGraph, onStart });
+                                       { kind: REQUEST.RUN, onOutput, onGraph, onStart, label });
     return { ok: result.ok, report: result.report ?? "", error: result.error ?? null,
              engineChanged: result.engineChanged === true };
   }
@@ -192,14 +196,33 @@ class Runtime {
    * The page's one way to call the lesson's Python: `module`.`fn`(**kwargs), where module is a module
    * of the tutor package that lists fn in its PAGE_CALLS (a figure model "tutor.figures.line_fit",
    * "tutor.exercises", "tutor.engine_edit"). With `page`, the function also gets that page's namespace
-   * (the exercises' checks). onStart() is called when Python starts on the call. Resolves to the
-   * function's JSON-able value; rejects with a PythonCallError carrying the error's kind (contract.mjs
-   * ERROR), Python's exception type for an exception, the message, and what the function printed.
+   * (the exercises' checks). onStart() is called when Python starts on the call; onPrinted({ lines,
+   * first }) when the function printed something (how many lines, and the first few: Python keeps them
+   * from the console); label says who calls, for `answering`. Resolves to the function's JSON-able
+   * value; rejects with a PythonCallError carrying the error's kind (contract.mjs ERROR), Python's
+   * exception type for an exception, the message, and what the function printed.
    */
-  async call(module, fn, kwargs = {}, { page = null, onStart = () => {} } = {}) {
-    const result = await this.#request({ kind: REQUEST.CALL, module, fn, kwargs, page }, { kind: REQUEST.CALL, onStart });
+  async call(module, fn, kwargs = {}, { page = null, onStart = () => {}, onPrinted = () => {}, label = "the page" } = {}) {
+    const result = await this.#request({ kind: REQUEST.CALL, module, fn, kwargs, page }, { kind: REQUEST.CALL, onStart, label });
+    if (result.printedLines > 0) onPrinted({ lines: result.printedLines, first: result.printed ?? "" });
     if (result.ok) return result.value;
     throw new PythonCallError({ ...result.error, printed: result.printed ?? "" });
+  }
+
+  /** Whether the lesson's own machinery in Python still answers (an empty block in a page of its own
+   *  runs): resolves to { ok, error } (error.kind broken when a block broke it; never rejects). */
+  async probe({ label = "a check of Python" } = {}) {
+    const result = await this.#request({ kind: REQUEST.PROBE }, { kind: REQUEST.PROBE, label });
+    return { ok: result.ok, error: result.error ?? null };
+  }
+
+  /** The request Python works on now, if any besides the first configure: { label, since } (since:
+   *  performance.now() when Python began it), else null. */
+  get answering() {
+    for (const request of this.#pending.values()) {
+      if (request.since !== null && request.kind !== REQUEST.CONFIGURE) return { label: request.label, since: request.since };
+    }
+    return null;
   }
 
   /** Stop what Python is running now (interrupt, or restart when interrupts are unavailable). */
@@ -211,8 +234,12 @@ class Runtime {
       Atomics.notify(this.#interrupt, 0); // wakes a time.sleep at once
       const interrupted = running.map(([id]) => id);
       this.#worker.postMessage({ kind: REQUEST.STOP, ids: interrupted }); // for a run that waits in an await
+      // The interrupt reaches the request Python works on now; those queued behind it start afterwards
+      // and may take long in their turn without having ignored anything.
+      const begun = running.filter(([, request]) => request.since !== null).map(([id]) => id);
+      const watched = begun.length > 0 ? begun : interrupted;
       setTimeout(() => {
-        if (interrupted.some((id) => this.#pending.has(id))) this.#restart("unresponsive");
+        if (watched.some((id) => this.#pending.has(id))) this.#restart("unresponsive");
       }, INTERRUPT_GRACE_MS);
     } else {
       this.#restart("stopped");
@@ -255,7 +282,7 @@ class Runtime {
     this.start();
     const id = this.#nextId++;
     return new Promise((resolve) => {
-      this.#pending.set(id, { resolve, ...handlers });
+      this.#pending.set(id, { resolve, label: "a request of the page", ...handlers, since: null });
       if (this.#interrupt) this.#interrupt[0] = 0; // cleared here, before posting, so no Stop is lost
       this.#worker.postMessage({ ...message, id });
     });
@@ -271,6 +298,7 @@ class Runtime {
         if (data.state === "error") this.#settleReady.reject(new Error(data.message));
         break;
       case EVENT.BEGIN:
+        if (request) request.since = performance.now();
         if (request && request.kind !== REQUEST.CONFIGURE) this.#setStatus({ state: "running", message: "Running…" });
         request?.onStart?.();
         break;
@@ -362,10 +390,9 @@ export function endedByStop(error) {
  *  deep enough to overflow the stack when freed. */
 export function crashMessage(fatal, deepGraph) {
   if (fatal?.kind === ERROR.PROCESS_EXIT) {
-    return `The code ended Python's process itself (exit status ${fatal.status}), so Python was restarted `
-      + "and everything defined so far was lost.";
+    return `The code ended Python's process itself (exit status ${fatal.status}), so Python was restarted.`;
   }
-  const message = `Python crashed (${fatal?.message || "no details"}) and was restarted, so everything defined so far was lost.`;
+  const message = `Python crashed (${fatal?.message || "no details"}) and was restarted.`;
   if (fatal?.kind !== ERROR.STACK_OVERFLOW) return message;
   if (deepGraph) {
     return `${message} The browser's small stack ran out while Python held a very deep chain of Values, `

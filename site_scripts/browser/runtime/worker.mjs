@@ -8,9 +8,11 @@
 // every event Python sends, and each answer, goes back to the page. It adds the two events only
 // JavaScript can see: "status" (the start: progress, then ready or error) and "fatal" (Python itself
 // died; what killed it is classified here, once, into an error kind: stack-overflow, process-exit or
-// fatal), and answers a request with "not-started" when Python could not start. The dispatcher is
+// fatal), and answers a request with "not-started" when Python could not start, or with "broken"
+// when it cannot carry one (something a block changed in this worker's JavaScript). The dispatcher is
 // the function Python gave at boot, so a block that replaces names of the tutor package cannot cut
-// the line. Every URL is derived from import.meta.url, so any sub-path works.
+// the line, and the JSON functions it carries with are taken at load, before any block could replace
+// them (`js.JSON.parse = None`). Every URL is derived from import.meta.url, so any sub-path works.
 // Pyodide starts from the build's memory snapshot (snapshot.mjs) when it can, else the plain way.
 // What it is not: the page's API (runtime.mjs) nor the Python logic (tutor/runtime/).
 //
@@ -40,6 +42,7 @@ const WHEELS_URL = new URL("../../../wheels/", import.meta.url);
 const SNAPSHOT_URL = new URL(`../../../${SNAPSHOT_PATH}`, import.meta.url);
 
 const postToPage = self.postMessage.bind(self); // the reader's code may replace self.postMessage
+const { parse: parseJSON, stringify: toJSON } = JSON; // and JSON's functions (`import js; js.JSON.parse = None`)
 // close() from a block (`js.close()`) would end this worker silently, and the page would wait forever.
 for (const scope of [Object.getPrototypeOf(self), self]) {
   try {
@@ -77,7 +80,7 @@ self.onmessage = ({ data }) => {
     // This handler runs only while Python is idle: a run in progress is waiting in an await, and the flag
     // would be seen by nobody (the cancelled run reports the Stop itself).
     if (interruptBuffer) Atomics.store(interruptBuffer, 0, 0);
-    if (dispatch) dispatch(JSON.stringify(data)).catch(reportIfFatal);
+    if (dispatch) dispatch(toJSON(data)).catch(reportIfFatal);
     return;
   }
   queue = queue.then(() => answer(data));
@@ -134,7 +137,7 @@ async function boot() {
     await installLessonWheels(pyodide, lessonWheels, lessonFiles);
     if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
     const runtime = pyodide.pyimport("tutor.runtime.dispatcher");
-    dispatch = runtime.dispatcher((event) => post(JSON.parse(event)), waiter());
+    dispatch = runtime.dispatcher((event) => post(parseJSON(event)), waiter());
     runtime.destroy();
     status("ready", "Python is ready", 1, { boot: started.boot });
   } catch (error) {
@@ -206,8 +209,8 @@ async function answer(request) {
     return;
   }
   try {
-    const reply = await dispatch(JSON.stringify(request));
-    if (reply !== undefined) post(JSON.parse(reply));
+    const reply = await dispatch(toJSON(request));
+    if (reply !== undefined) post(parseJSON(reply));
   } catch (error) {
     if (error?.pyodide_fatal_error) {
       reportFatal(error); // the interpreter itself failed; the page replaces this worker
@@ -215,6 +218,8 @@ async function answer(request) {
     }
     const type = error?.type ?? error?.name ?? "Error";
     post({ kind: EVENT.RESULT, id: request.id, ok: false,
-           error: { kind: ERROR.EXCEPTION, type, message: error?.message ?? String(error) } });
+           error: { kind: ERROR.BROKEN, type, message: `The worker that carries Python's answers failed (${type}: `
+             + `${error?.message ?? String(error)}), not your code: a block changed something it relies on. `
+             + "Press Restart Python to get a fresh Python." } });
   }
 }

@@ -4,7 +4,9 @@
 // so a page can tell when the lesson changed after the edit was made; and one to forget every
 // edit made on this site; allEdits() and editItems() read and store them all for a work file (with
 // page paths relative to the site's root). Saving or forgetting an edit notes a change of its page
-// (saved-activity.mjs). Storage that is full, turned off or refused never throws: saving then
+// (saved-activity.mjs). onEditChangedElsewhere() reports when another tab of the site saved or forgot
+// the edit of a block (the browser's `storage` event), so that tab's block can say so before it
+// overwrites it. Storage that is full, turned off or refused never throws: saving then
 // reports false and reading finds nothing (site-storage.mjs).
 // What it is not: the block's editor or its messages (blocks/block.mjs shows them).
 import { noteChange } from "./saved-activity.mjs";
@@ -70,6 +72,26 @@ export function allEdits() {
 export function editItems(edits) {
   return Object.entries(edits).map(([place, { code, original }]) => [`${EDITS_PREFIX}${place}`,
     JSON.stringify({ code, original })]);
+}
+
+const elsewhere = new Map(); // key of a block's edit -> what to call when another tab changes it
+addEventListener("storage", (event) => {
+  const keys = event.key === null ? [...elsewhere.keys()] : [event.key]; // null: the whole storage was cleared
+  for (const key of keys) elsewhere.get(key)?.();
+});
+
+/** Call fn() whenever another tab of this site saves or forgets the edit of block `number` on `page` (only
+ *  the tabs that did not make the change hear of it); one listener per block: a later call for the same
+ *  block replaces it. Returns a function that stops listening. */
+export function onEditChangedElsewhere(page, number, fn) {
+  const key = keyOf(page, number);
+  elsewhere.set(key, fn);
+  return () => { if (elsewhere.get(key) === fn) elsewhere.delete(key); };
+}
+
+/** Whether two saved edits ({ code, original } or null) are the same edit of the same code. */
+export function sameEdit(one, other) {
+  return one === other || (one !== null && other !== null && one.code === other.code);
 }
 
 /** Forget the saved edits of every page of this site; returns how many there were. */

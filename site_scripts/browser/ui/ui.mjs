@@ -2,9 +2,13 @@
 // What it is: button(), the one way the blocks, the exercises and the engine editor and banner make
 // a button (Material's look, one size and outline for all: class "lesson-button" in blocks.css),
 // loadEditor(), the CodeMirror bundle imported once, on first use, for the blocks and the engine editor,
-// and saveAsFile(), which hands a text to the browser as a download (your engine, your work, a CSV).
+// saveAsFile(), which hands a text to the browser as a download (your engine, your work, a CSV), and
+// SLOW_ANSWER_MS, how long Python may take to answer a figure or a waiting block before the page says so.
 // What it is not: a component library; each part builds its own layout with these.
 const EDITOR_URL = new URL("../../../vendor/codemirror/editor.mjs", import.meta.url);
+
+/** "A few seconds": a figure or a block that has waited this long for Python says what it waits for. */
+export const SLOW_ANSWER_MS = 4000;
 
 let editorBundle = null;
 /** The CodeMirror bundle ({ createEditor }), imported once. */

@@ -6,7 +6,8 @@ version of the exercise's block) and `check(namespace)`, which returns one plain
 {"check": what was checked, "passed": bool, "message": what was expected and what was found}.
 A check is a function that returns when the reader's code does what it should and raises NotYet
 with a message when it does not; run_checks turns both, and any error the reader's code raises
-during a check, into results. The page's "Check" button runs the exercise's block and then calls
+during a check, into results (within `errors_raised()`, which the engine check's trial uses, such an
+error is raised instead: tutor.engine_trial). The page's "Check" button runs the exercise's block and then calls
 `results(name, namespace)` with the page's namespace (runtime.call, through tutor.runtime.page_calls),
 and renders the list it returns.
 The starter code of each exercise is the ```runnable fence with `exercise="<name>"` in docs/.
@@ -17,10 +18,12 @@ The checks import the engine when they run, never at import time, so a module al
 against the engine the page's blocks use.
 """
 import contextlib
+import contextvars
 import importlib
 import io
 
 PAGE_CALLS = ("results",)  # what the page may call (tutor.runtime.page_calls)
+RAISING = contextvars.ContextVar("RAISING", default=False)  # errors_raised() is in effect
 
 
 class NotYet(Exception):
@@ -67,11 +70,23 @@ def run_checks(namespace, checks):
         except NotYet as problem:
             results.append({"check": description, "passed": False, "message": str(problem)})
         except Exception as error:  # the reader's code failed while being checked
+            if RAISING.get():
+                raise
             results.append({"check": description, "passed": False,
                             "message": f"Your code raised {type(error).__name__}: {error}"})
         else:
             results.append({"check": description, "passed": True, "message": ""})
     return results
+
+
+@contextlib.contextmanager
+def errors_raised():
+    """Within it, run_checks raises an error a check runs into instead of making it a result."""
+    token = RAISING.set(True)
+    try:
+        yield
+    finally:
+        RAISING.reset(token)
 
 
 def results(name, namespace):

@@ -10,7 +10,8 @@ every computed value is one operation of a forward pass, every edge one multiply
   parameter, so each of the n passes computes every value and, per edge, one multiply-and-add of
   derivatives: n × ((forward operations) + (edges)).
 - Central differences: two evaluations of the loss per parameter: 2n × (forward operations).
-Of the engine, only MLP(sizes, seed)(inputs), parameters(), tanh and the values' `edges` are used.
+Of the engine, only MLP(sizes, seed)(inputs), parameters(), tanh, the values' `edges` and, where the
+engine defines it, Value.topological_order() (see graph_order) are used.
 What it is not: the view (gradient_cost.mjs plots the three costs against n on logarithmic axes).
 """
 import random
@@ -99,13 +100,13 @@ def view(n, with_curve=False):
             f"{count_text(n)} gradient{'s' if n != 1 else ''} at once.",
             f"Central differences run the forward pass twice per parameter: {count_text(2 * n)} × "
             f"{count_text(cost['forward'])} = {count_text(cost['finite'])} operations, "
-            f"{number_text(ratio, 3)} times as many. The backward pass grows with the graph; finite differences "
+            f"{compared_with_reverse(cost, ratio)}. The backward pass grows with the graph; finite differences "
             "grow with the graph times the number of parameters.",
             forward_mode_sentence(n, cost, forward_ratio),
         ],
         "description": (f"Cost of all gradients for {count_text(n)} parameter{'s' if n != 1 else ''}: reverse mode {count_text(cost['reverse'])} "
                         f"operations, forward mode {count_text(cost['forward_mode'])}, "
-                        f"finite differences {count_text(cost['finite'])}, {number_text(ratio, 3)} times reverse mode."),
+                        f"finite differences {count_text(cost['finite'])}, {compared_with_reverse(cost, ratio, 'reverse mode', why=False)}."),
     }
     if with_curve:
         curve = [(size, costs(size)) for size in CURVE_SIZES]
@@ -113,6 +114,18 @@ def view(n, with_curve=False):
         state["curve_finite"] = [[size, cost["finite"]] for size, cost in curve]
         state["curve_forward"] = [[size, cost["forward_mode"]] for size, cost in curve]
     return state
+
+
+def compared_with_reverse(cost, ratio, what="as many", why=True):
+    """How central differences' count compares with reverse mode's: "11.6 times as many" ("... times reverse
+    mode"), or, below one (a single parameter), "fewer than reverse mode's 7" (and, with `why`, why)."""
+    if cost["finite"] < cost["reverse"]:
+        fewer = f"fewer than reverse mode's {count_text(cost['reverse'])}"
+        return fewer + (": with a single parameter, two forward passes cost less than one forward and one backward "
+                        "pass" if why else "")
+    if cost["finite"] == cost["reverse"]:
+        return "as many as reverse mode"
+    return f"{number_text(ratio, 3)} times {what}"
 
 
 def forward_mode_sentence(n, cost, forward_ratio):

@@ -5,11 +5,16 @@ built by the engine the way its Neuron builds one (the weighted sum started from
 The bias is chosen so that the activation is n = ln 2 and the results are readable: t = tanh(ln 2) = 0.6,
 tanh's local derivative 1 − t² = 0.64, and the gradients of t with respect to w₁, w₂ and b are 0.64 times
 x₁, x₂ and 1. The reader fills six fields in order (n, t, 1 − t², then the three gradients), each checked
-when entered, to two decimals; a wrong entry is compared with the usual slips (the bias or a product left
-out, tanh forgotten, t² or 1 − t instead of 1 − t², the weight instead of the input, tanh's factor left
-out) and bad input gets a sentence. The expected numbers come from the engine's graph: its data, the
-local derivative it stored on tanh's edge, and the chain rule over its edges; once every field is right,
-the engine's own backward() gives the column shown beside the reader's.
+when entered. A reader rounds and carries their own numbers on, so an entry is right when it lies within
+rounding (ROUNDING, two decimals) of the exact value, or of what the step gives from the reader's own
+entry in the field it is computed from (FROM: t from n, 1 − t² from t, each gradient from 1 − t²), that
+entry taken as any number within rounding of what they typed: n = 0.69 carried on gives t = 0.598,
+1 − t² = 0.6424 and a gradient of w₂ of 1.9273, all right. A wrong entry is compared with the usual slips
+(the bias or a product left out, tanh forgotten, t² or 1 − t instead of 1 − t², the weight instead of the
+input, tanh's factor left out), computed from the exact numbers and from the reader's own; bad input gets
+a sentence. The exact numbers come from the engine's graph: its data, the local derivative it stored on
+tanh's edge, and the chain rule over its edges; once every field is right, the engine's own backward()
+gives the column shown beside the reader's.
 What it is not: the view (neuron_by_hand.mjs draws the neuron and the fields).
 """
 import math
@@ -17,15 +22,15 @@ import math
 from tinygrad import Value
 
 from .by_hand import checked_texts, entry, open_row, rows
-from .display import number_text, state_field
+from .display import number_text, state_field, typed_number
 from .graph_trace import chain_rule
 
 TITLE = "A neuron by hand"
 PAGE_CALLS = ("initial", "check_entry", "start_again")
 X1, X2, W1, W2 = 2, 3, -1, 1
 B = math.log(2) - 1  # makes the activation ln 2, so that t = tanh(ln 2) = 0.6 exactly
-TOLERANCE = 0.005  # an entry is right when it agrees to two decimals
-CLOSE = 0.05  # ... and close (round less) within this
+ROUNDING = 0.005  # what rounding to two decimals may move a number by
+CLOSE = 0.05  # a wrong entry this near a right one is "close"
 FIELDS = [  # key, label: in the order the reader fills them
     ("n", "Activation n"),
     ("t", "Output t = tanh(n)"),
@@ -34,10 +39,59 @@ FIELDS = [  # key, label: in the order the reader fills them
     ("w2", "Gradient of w₂"),
     ("b", "Gradient of b"),
 ]
+NAMES = {"n": "n", "t": "t", "local": "1 − t²"}  # the fields others are computed from, as the sentences name them
+FROM = {  # field: (the field it is computed from, the step the reader takes from that number)
+    "t": ("n", lambda n: Value(n).tanh().data),
+    "local": ("t", lambda t: 1 - t * t),
+    "w1": ("local", lambda local: local * X1),
+    "w2": ("local", lambda local: local * X2),
+    "b": ("local", lambda local: local * 1),
+}
 
 
 def agrees(number, expected):
-    return abs(number - expected) <= TOLERANCE
+    """Whether `number` is `expected` to two decimals (a slip's value, the exact value)."""
+    return abs(number - expected) <= ROUNDING
+
+
+def within(number, ranges):
+    return any(low <= number <= high for low, high in ranges)
+
+
+def own_numbers(texts):
+    """{field: number} of the reader's entries that are numbers."""
+    numbers = {}
+    for key, text in texts.items():
+        number, problem = typed_number(text, key)
+        if problem is None:
+            numbers[key] = number
+    return numbers
+
+
+def carried_range(key, mine):
+    """(low, high): what field `key` comes to from the reader's own number in the field it is computed from,
+    that number taken as anything within ROUNDING of what they typed; None for n (computed from the given
+    inputs) or when that field holds no number."""
+    if key not in FROM or FROM[key][0] not in mine:
+        return None
+    source, step = FROM[key]
+    low, high = mine[source] - ROUNDING, mine[source] + ROUNDING
+    ends = [step(low), step(high)] + ([step(0.0)] if low < 0 < high else [])  # 1 − t² turns at t = 0
+    return min(ends), max(ends)
+
+
+def accepted_ranges(key, expected, mine):
+    """[(low, high), ...]: the numbers field `key` takes as right: within ROUNDING of the exact value, and
+    within ROUNDING of what follows from the reader's own entry before it (carried_range)."""
+    ranges = [(expected[key] - ROUNDING, expected[key] + ROUNDING)]
+    carried = carried_range(key, mine)
+    if carried is not None:
+        ranges.append((carried[0] - ROUNDING, carried[1] + ROUNDING))
+    return ranges
+
+
+def distance(number, ranges):
+    return min(max(low - number, number - high, 0.0) for low, high in ranges)
 
 
 def build():
@@ -66,53 +120,80 @@ def engine_column():
             "w1": values["w1"].grad, "w2": values["w2"].grad, "b": values["b"].grad}
 
 
-def closeness(typed):
-    return f"Close: {typed} is off by more than rounding allows. Keep at least two decimals."
+def decimals(number_typed):
+    text = number_typed.strip().replace("−", "-")
+    return len(text.partition(".")[2]) if "e" not in text.lower() else 0
 
 
-def slip(key, number, expected):
-    """The sentence for a wrong `number` in the field `key`: the likely slip, else the rule to apply."""
-    typed, n, t, local = number_text(number), expected["n"], expected["t"], expected["local"]
+def closeness(key, text, mine):
+    """The sentence for an entry near a right one that rounding cannot explain. True for any entry: it only
+    says where to work from (the reader's own number before it), and asks for two decimals only of an
+    entry that has fewer."""
+    typed = number_text(typed_number(text, key)[0])
+    if key in FROM and FROM[key][0] in mine:
+        source = FROM[key][0]
+        again = f"Work it out again from your {NAMES[source]} = {number_text(mine[source])}"
+    else:
+        again = "Work it out again from the inputs: n = w₁·x₁ + w₂·x₂ + b"
+    keep = ", and keep at least two decimals" if decimals(text) < 2 else ""
+    return f"Close, but {typed} is off by more than rounding explains. {again}{keep}."
+
+
+def slips(key, n, t, local):
+    """[(the number a slip gives in field `key`, its sentence)], from the numbers n, t and 1 − t² (the exact
+    ones, or the reader's own)."""
     weighted = {"w1": (W1, X1, "w₁", "x₁"), "w2": (W2, X2, "w₂", "x₂")}
-    close = abs(number - expected[key]) <= CLOSE
     if key == "n":
-        if agrees(number, n - B):
-            return "That is w₁·x₁ + w₂·x₂ without the bias: add b too."
-        if agrees(number, n - W1 * X1) or agrees(number, n - W2 * X2):
-            return "One of the two products is missing: n adds w₁·x₁, w₂·x₂ and b."
-        return closeness(typed) if close else f"Not {typed}. Multiply each input by its weight, then add both products and the bias: n = w₁·x₁ + w₂·x₂ + b."
+        return [(n - B, "That is w₁·x₁ + w₂·x₂ without the bias: add b too."),
+                (n - W1 * X1, "One of the two products is missing: n adds w₁·x₁, w₂·x₂ and b."),
+                (n - W2 * X2, "One of the two products is missing: n adds w₁·x₁, w₂·x₂ and b.")]
     if key == "t":
-        if agrees(number, n):
-            return f"That is n itself. The neuron passes n through tanh: t = tanh({number_text(n)})."
-        return closeness(typed) if close else (f"Not {typed}. t = tanh(n) = tanh({number_text(n)}): use a calculator's tanh key, or "
-                f"math.tanh({number_text(n)}) in Python.")
+        return [(n, f"That is n itself. The neuron passes n through tanh: t = tanh({number_text(n)}).")]
     if key == "local":
-        if agrees(number, t * t):
-            return "That is t². The local derivative of tanh is 1 − t²: subtract it from 1."
-        if agrees(number, 1 - t):
-            return "Square t first: the local derivative is 1 − t², not 1 − t."
-        if agrees(number, 1 - n * n):
-            return "Use t, the output of tanh, not n: the local derivative is 1 − t²."
-        return closeness(typed) if close else f"Not {typed}. tanh's local derivative comes from its output: 1 − t², with t = {number_text(t)}."
+        return [(t * t, "That is t². The local derivative of tanh is 1 − t²: subtract it from 1."),
+                (1 - t, "Square t first: the local derivative is 1 − t², not 1 − t."),
+                (1 - n * n, "Use t, the output of tanh, not n: the local derivative is 1 − t².")]
     if key in weighted:
         weight, x, weight_name, x_name = weighted[key]
-        if agrees(number, local):
-            return (f"That is how much t moves when n moves. n moves by {x_name} = {x} for each unit of {weight_name}: "
-                    f"multiply by {x_name}.")
-        if agrees(number, local * weight):
-            return (f"That multiplies by the weight. The local derivative of {weight_name}·{x_name} for {weight_name} "
-                    f"is the other factor, the input {x_name} = {x}.")
-        if agrees(number, x):
-            return f"That leaves tanh out: t moves by 1 − t² = {number_text(local)} for each unit n moves. Multiply by it."
-        if agrees(number, t * x):
-            return "That multiplies by t. The local derivative of tanh is 1 − t², not t."
-        return closeness(typed) if close else (f"Not {typed}. Chain the two local derivatives: tanh's, 1 − t², times that of {weight_name}·{x_name} "
-                f"for {weight_name}, the input {x_name}.")
-    if agrees(number, 1):
-        return f"That leaves tanh out: the sum passes b on with 1, and tanh multiplies it by 1 − t² = {number_text(local)}."
-    if agrees(number, t):
-        return "That multiplies by t. The local derivative of tanh is 1 − t², not t."
-    return closeness(typed) if close else f"Not {typed}. b enters n with local derivative 1; chain it with tanh's, 1 − t²."
+        return [(local, f"That is how much t moves when n moves. n moves by {x_name} = {x} for each unit of "
+                        f"{weight_name}: multiply by {x_name}."),
+                (local * weight, f"That multiplies by the weight. The local derivative of {weight_name}·{x_name} for "
+                                 f"{weight_name} is the other factor, the input {x_name} = {x}."),
+                (x, f"That leaves tanh out: t moves by 1 − t² = {number_text(local)} for each unit n moves. "
+                    "Multiply by it."),
+                (t * x, "That multiplies by t. The local derivative of tanh is 1 − t², not t.")]
+    return [(1, f"That leaves tanh out: the sum passes b on with 1, and tanh multiplies it by 1 − t² = "
+                f"{number_text(local)}."),
+            (t, "That multiplies by t. The local derivative of tanh is 1 − t², not t.")]
+
+
+def rule(key, expected, mine):
+    """The sentence for a wrong entry that is no known slip: the rule to apply."""
+    n, t = mine.get("n", expected["n"]), mine.get("t", expected["t"])
+    if key == "n":
+        return "Multiply each input by its weight, then add both products and the bias: n = w₁·x₁ + w₂·x₂ + b."
+    if key == "t":
+        return f"t = tanh(n) = tanh({number_text(n)}): use a calculator's tanh key, or math.tanh({number_text(n)}) in Python."
+    if key == "local":
+        return f"tanh's local derivative comes from its output: 1 − t², with t = {number_text(t)}."
+    if key == "b":
+        return "b enters n with local derivative 1; chain it with tanh's, 1 − t²."
+    weight_name, x_name = {"w1": ("w₁", "x₁"), "w2": ("w₂", "x₂")}[key]
+    return (f"Chain the two local derivatives: tanh's, 1 − t², times that of {weight_name}·{x_name} for {weight_name}, "
+            f"the input {x_name}.")
+
+
+def slip(key, text, number, expected, mine):
+    """The sentence for a wrong `number` (typed as `text`) in the field `key`: the likely slip (from the
+    reader's own numbers before it, or the exact ones), else close, else the rule to apply."""
+    own = {name: mine.get(name, expected[name]) for name in ("n", "t", "local")}
+    for numbers in (own, expected):
+        for value, sentence in slips(key, numbers["n"], numbers["t"], numbers["local"]):
+            if agrees(number, value):
+                return sentence
+    if distance(number, accepted_ranges(key, expected, mine)) <= CLOSE:
+        return closeness(key, text, mine)
+    return f"Not {number_text(number)}. {rule(key, expected, mine)}"
 
 
 def right_sentence(key, expected):
@@ -127,10 +208,26 @@ def right_sentence(key, expected):
     }[key]
 
 
+def right_message(key, number, expected, mine):
+    """The sentence for a right entry; one that is right only as carried from the reader's own rounded
+    entry before it says so."""
+    sentence = right_sentence(key, expected)
+    if agrees(number, expected[key]):
+        return sentence
+    source = FROM[key][0]
+    return (f"{sentence} Your {number_text(number)} is what your own {NAMES[source]} = {number_text(mine[source])} "
+            "gives: rounding carried on.")
+
+
+def boxes_of(expected, texts):
+    """The form's boxes for by_hand.rows: each with the ranges of numbers it takes as right."""
+    mine = own_numbers(texts)
+    return [{"key": key, "label": label, "expected": accepted_ranges(key, expected, mine)} for key, label in FIELDS]
+
+
 def view(texts, messages, warning=False):
     expected = expected_numbers(build())
-    boxes = [{"key": key, "label": label, "expected": expected[key]} for key, label in FIELDS]
-    form = rows(boxes, texts, agrees)
+    form = rows(boxes_of(expected, texts), texts, within)
     current = open_row(form)
     engine = None
     if current is None:
@@ -183,14 +280,15 @@ def check_entry(state, box, text):
     """Check `text`, typed into the field `box` ("n", "t", "local", "w1", "w2" or "b")."""
     texts = unpacked(state)
     expected = expected_numbers(build())
-    boxes = [{"key": key, "label": label, "expected": expected[key]} for key, label in FIELDS]
     if not isinstance(box, str):
         raise ValueError(f"box must name a field of this figure, not {box!r}")
     label = dict(FIELDS).get(box, box)
-    number, problem = entry(rows(boxes, texts, agrees), box, text, label[0].lower() + label[1:])
+    form = rows(boxes_of(expected, texts), texts, within)
+    number, problem = entry(form, box, text, label[0].lower() + label[1:])
     texts[box] = text
     if problem is not None:
         return view(texts, [problem], warning=True)
-    if agrees(number, expected[box]):
-        return view(texts, [right_sentence(box, expected)])
-    return view(texts, [slip(box, number, expected)], warning=True)
+    mine = own_numbers({key: texts[key] for key, _ in FIELDS[:[key for key, _ in FIELDS].index(box)]})
+    if within(number, accepted_ranges(box, expected, mine)):
+        return view(texts, [right_message(box, number, expected, mine)])
+    return view(texts, [slip(box, text, number, expected, mine)], warning=True)

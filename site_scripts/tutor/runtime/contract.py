@@ -42,6 +42,10 @@ REQUESTS = (
     Kind("call", ("id", "module", "fn", "kwargs", "page"), queued=True,
          about="Call module.fn(**kwargs), a function the module lists in PAGE_CALLS (page_calls.py), with "
                "the namespace of page too when page is not null; its result carries the value."),
+    Kind("probe", ("id",), queued=True,
+         about="Whether the lesson's own machinery still answers: Python runs an empty block in a page of its "
+               "own, which can only fail when something a block changed broke the runtime (error broken). The "
+               "page probes after each block it re-runs to restore definitions."),
     Kind("stop", ("ids",), queued=False,
          about="Stop: if the request Python answers now is one of ids and waits in an await, cancel it (an "
                "idle Python never sees the interrupt flag). No result comes back for a stop."),
@@ -58,12 +62,14 @@ EVENTS = (
                "expression_graph)."),
     Kind("deep-graph", (), sender="python",
          about="A run is building a chain of Values deep enough to crash Python when it is freed."),
-    Kind("result", ("id", "ok", "error", "report", "engineChanged", "value", "printed", "deepGraph"),
+    Kind("result", ("id", "ok", "error", "report", "engineChanged", "value", "printed", "printedLines",
+                     "deepGraph"),
          sender="python",
          about="How request id ended. error: null or an error {kind, message, ...}. A run adds report (what "
                "its output showed of the error, \"\" if nothing) and engineChanged (it changed the lesson's "
-               "engine); a call adds value and printed (what the function printed, kept from the page). "
-               "deepGraph: Python now holds a chain of Values that may crash it when freed."),
+               "engine); a call adds value, printed (the first lines the function printed, kept from the "
+               "page's console) and printedLines (how many lines it printed in all). deepGraph: Python now "
+               "holds a chain of Values that may crash it when freed."),
     Kind("status", ("state", "message", "progress", "boot"), sender="worker",
          about="The interpreter's start: state starting (progress 0..1), ready (boot: snapshot or plain) or "
                "error (message says why)."),
@@ -92,6 +98,11 @@ ERRORS = (
     Kind("no-namespace", ("message",), by="python",
          about="A call asked for the namespace of a page none of whose blocks has run."),
     Kind("not-json", ("message",), by="python", about="The called function's value cannot be sent as JSON."),
+    Kind("broken", ("message", "type"), by="python",
+         about="The lesson's own machinery failed, not the code it ran: even an empty block fails, or the runtime "
+               "itself raised (type: the exception's class name), after a block changed something it relies on "
+               "(a standard module, say). A fresh Python mends it (the worker also answers it when it cannot "
+               "carry a request)."),
     Kind("not-started", ("message",), by="worker", about="Python could not start, so nothing was run."),
     Kind("stack-overflow", ("message",), by="worker",
          about="What killed Python: the browser's stack ran out."),

@@ -53,6 +53,8 @@ ENGINE = "tinygrad"
 ORIGINAL_BUILTINS = dict(vars(builtins))
 requested_recursion_limit = None  # the last limit a block asked for above SAFE_RECURSION_LIMIT
 engine_file = None  # (path, text) of tinygrad.py as this interpreter installed it, once known
+# This module's own state, which it rebinds while it works: the keeper (keeper.py) leaves it alone.
+CHANGING = ("requested_recursion_limit", "engine_file", "reported_engine_text")
 
 
 class NoThreads(RuntimeError):

@@ -3,10 +3,13 @@
 What it is: `hint_for(error)` classifies an exception once, into a kind (KINDS), and answers
 (kind, sentence), or (None, None) when no hint helps: the engine missing, replaced or changed, a
 package that cannot be installed, a name of the engine used without its import, a deleted show()
-or built-in, runaway recursion, threads, asyncio.run(), memory. The kind is decided from what the
-error is: its class (the guards raise classes of their own for threads and for waiting on async
-code, see guards.py), the `name` Python gives an ImportError or NameError, and the engine's state;
-only a size too big for 32 bits is told by the message of its OverflowError, the one sign Python gives.
+or built-in, runaway recursion, threads, asyncio.run(), memory, the page's document or window
+asked for through `js` (Python runs in a web worker, apart from the page), and JavaScript made from
+text (js.eval), which the page's security policy refuses. The kind is decided from what the error
+is: its class (the guards raise classes of their own for threads and for waiting on async code, see
+guards.py; Pyodide's JsException carries the JavaScript error's `name`), the `name` Python gives an
+ImportError, NameError or AttributeError, and the engine's state; only a size too big for 32 bits
+is told by the message of its OverflowError, the one sign Python gives.
 What it is not: the traceback (tracebacks.py) or the run (runner.py adds the sentence as a note of
 the exception and puts the kind into the run's error).
 """
@@ -18,7 +21,8 @@ from . import guards
 
 ENGINE_MODULES = {"tinygrad", "tutor"}
 KINDS = ("engine-missing", "engine-changed", "missing-package", "engine-name", "show-deleted", "built-in-deleted",
-         "recursion", "no-threads", "no-blocking-wait", "memory")
+         "recursion", "no-threads", "no-blocking-wait", "memory", "no-page", "no-eval")
+JS_MODULE = "js"  # Pyodide's module for JavaScript's global scope (in the worker: the worker's, not the page's)
 
 
 def hint_for(error):
@@ -29,6 +33,10 @@ def hint_for(error):
 
 def kind_of(error):
     """The kind of hint `error` needs (one of KINDS), or None."""
+    if out_of_the_worker(error):
+        return "no-page"
+    if type(error).__name__ == "JsException" and getattr(error, "name", None) == "EvalError":
+        return "no-eval"
     if isinstance(error, ImportError) and engine_replaced(error.name):
         return "engine-missing"
     if isinstance(error, Exception) and not isinstance(error, SyntaxError) and guards.engine_changes():
@@ -52,6 +60,16 @@ def kind_of(error):
     if isinstance(error, MemoryError) or index_too_big(error):
         return "memory"
     return None
+
+
+def out_of_the_worker(error):
+    """`from js import document` (an ImportError naming js) or `js.document` (an AttributeError of the js
+    module): something of the page, asked for from the worker, which has none of it."""
+    if isinstance(error, ImportError) and not isinstance(error, ModuleNotFoundError):
+        return error.name == JS_MODULE
+    if isinstance(error, AttributeError) and JS_MODULE in sys.modules:
+        return getattr(error, "obj", None) is sys.modules[JS_MODULE]
+    return False
 
 
 def index_too_big(error):
@@ -85,6 +103,16 @@ def sentence(kind, error):
     if kind == "no-threads":
         return ("Python in the browser has no threads: call the function directly instead, "
                 "or make it async and await it.")
+    if kind == "no-page":
+        missing = getattr(error, "name_from", None) if isinstance(error, ImportError) else error.name
+        lacks = f"the worker has no `{missing}`, and " if missing else ""
+        return (f"Python runs in a web worker, apart from the page: {lacks}the page itself (its document, window and "
+                "elements) is out of Python's reach. print() is how a block shows something: what it prints "
+                "appears under the block.")
+    if kind == "no-eval":
+        return ("The page runs no JavaScript made from text (eval, new Function): its security policy forbids "
+                "it, so that code from a block cannot put scripts into the page. Do the work in Python; print() "
+                "shows the result.")
     if kind == "no-blocking-wait":
         return ("Python in the page cannot wait for async code inside a function such as asyncio.run(): "
                 "write `await main()` on a line of the block instead (blocks may use await at the top level).")

@@ -6,15 +6,16 @@ of the `tutor` package that declares PAGE_CALLS, a tuple naming the functions th
 ("check",)), and fn is one of them. Nothing else can be called: not a helper, not a name the module
 imported (a model's Value), not a module without the list. `namespace` (a page's namespace, for the
 exercises' checks) is passed as the keyword argument `namespace` when given. It never raises: it
-answers {"ok", "value", "error", "printed"}, where error is an error value of the contract
-(not-allowed, bad-arguments, exception, stopped or not-json) and printed what the function printed
-(kept from the page's console; at most PRINTED_CHARACTERS).
+answers {"ok", "value", "error", "printed", "printedLines"}, where error is an error value of the
+contract (not-allowed, bad-arguments, exception, stopped or not-json), printed the first
+PRINTED_LINES lines the function printed (at most PRINTED_CHARACTERS; kept from the page's console,
+so a figure can say it printed) and printedLines how many lines it printed in all (an engine that
+prints in Value.__init__ prints thousands: only they are counted, nothing more is kept).
 What it is not: the check of a request's fields (dispatcher.py) nor the functions themselves.
 """
 import contextlib
 import importlib
 import inspect
-import io
 import json
 import re
 
@@ -22,12 +23,13 @@ from .contract import error
 from .tracebacks import reader_traceback
 
 MODULE_NAME = re.compile(r"tutor(\.[a-z_][a-z0-9_]*)+")
-PRINTED_CHARACTERS = 10_000
+PRINTED_LINES = 5  # the first lines a call printed that its answer keeps ("the first few")
+PRINTED_CHARACTERS = 2_000
 
 
 def call(module, fn, kwargs, namespace=None):
     """module.fn(**kwargs) (plus `namespace` when given), answered as {"ok", "value", "error", "printed"}."""
-    printed = io.StringIO()
+    printed = Printed()
     try:
         target = allowed_function(module, fn)
         arguments = dict(kwargs) if namespace is None else {**kwargs, "namespace": namespace}
@@ -48,7 +50,7 @@ def call(module, fn, kwargs, namespace=None):
     if problem:
         return answer(error("not-json", f"call: {module}.{fn}() answered a value the page cannot receive: {problem}"),
                       printed)
-    return {"ok": True, "value": value, "error": None, "printed": printed_text(printed)}
+    return {"ok": True, "value": value, "error": None, **printed.answer()}
 
 
 class Refused(Exception):
@@ -60,12 +62,44 @@ class Refused(Exception):
 
 
 def answer(failure, printed):
-    return {"ok": False, "value": None, "error": failure, "printed": printed_text(printed)}
+    return {"ok": False, "value": None, "error": failure, **printed.answer()}
 
 
-def printed_text(printed):
-    text = printed.getvalue()
-    return text if len(text) <= PRINTED_CHARACTERS else text[:PRINTED_CHARACTERS] + "\n[… more not kept]\n"
+class Printed:
+    """What a called function prints (its sys.stdout and sys.stderr): the first PRINTED_LINES lines are
+    kept, the rest only counted, so a flood of prints costs little and reaches no console."""
+
+    def __init__(self):
+        self.kept, self.kept_characters, self.kept_lines = [], 0, 0
+        self.line_breaks, self.open_line = 0, False
+
+    def write(self, text):
+        text = str(text)
+        if not text:
+            return 0
+        self.line_breaks += text.count("\n")
+        self.open_line = not text.endswith("\n")
+        room = PRINTED_CHARACTERS - self.kept_characters
+        if self.kept_lines < PRINTED_LINES and room > 0:
+            piece, end = text[:room], 0
+            while self.kept_lines < PRINTED_LINES:
+                line_end = piece.find("\n", end)
+                if line_end < 0:  # a line without its break (yet): kept as far as it goes
+                    end = len(piece)
+                    break
+                end = line_end + 1
+                self.kept_lines += 1
+            self.kept.append(piece[:end])
+            self.kept_characters += end
+        return len(text)
+
+    def flush(self):
+        pass
+
+    def answer(self):
+        """{"printed": the lines kept, "printedLines": how many lines were printed in all, a last line
+        without its line break included}."""
+        return {"printed": "".join(self.kept), "printedLines": self.line_breaks + (1 if self.open_line else 0)}
 
 
 def not_json(value):

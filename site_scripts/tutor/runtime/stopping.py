@@ -12,6 +12,7 @@ import asyncio
 
 waiting_run = None  # the asyncio task of the run in progress, which Stop may cancel while it awaits
 stop_cancelled = False  # the run in progress ended because Stop cancelled it
+CHANGING = ("waiting_run", "stop_cancelled")  # this module's own state: the keeper (keeper.py) leaves it alone
 
 
 def started():

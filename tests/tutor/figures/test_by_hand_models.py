@@ -5,7 +5,9 @@ What it is: every expected number is computed here with the engine (backward() o
 neuron's data and grads), and every feedback branch of both models is reached with an entry computed
 from the engine's numbers for that slip (one path of three, the local derivative left out, the other
 operand's derivative, the sign, t² instead of 1 − t², ...). Bad input gets a sentence and keeps every
-entry; a state goes through JSON as the page sends it; the view calls only what PAGE_CALLS names.
+entry; a reader who rounds and carries their own numbers on through the neuron (n = 0.69 to the end) is
+right at every field, and "close" says only what is true of the entry; a state goes through JSON as the
+page sends it; the view calls only what PAGE_CALLS names.
 What it is not: a test of the pages (tests/site/test_by_hand.py drives them in Chromium).
 """
 import json
@@ -244,7 +246,8 @@ def test_every_slip_of_the_neuron_is_named():
     products = -1 * 2 + 1 * 3
     assert neuron_slip("n", products).startswith("That is w₁·x₁ + w₂·x₂ without the bias")
     assert neuron_slip("n", v["n"] - 3).startswith("One of the two products is missing")
-    assert neuron_slip("n", v["n"] + 0.01).startswith("Close:")
+    assert neuron_slip("n", v["n"] + 0.01) == ("Close, but 0.703147 is off by more than rounding explains. Work it out "
+                                               "again from the inputs: n = w₁·x₁ + w₂·x₂ + b.")
     assert neuron_slip("n", 5).startswith("Not 5. Multiply each input by its weight")
     assert neuron_slip("t", v["n"]).startswith("That is n itself")
     assert neuron_slip("t", 0.1).startswith("Not 0.1. t = tanh(n) = tanh(0.693147)")
@@ -272,6 +275,75 @@ def test_two_decimals_are_right_and_the_engine_column_comes_at_the_end():
     assert state["finished"] and state["engine"] == {key: number_text(value) for key, value in numbers.items()}
     assert state["messages"][-1].endswith("the same numbers.")
     assert state["shown"]["w2"] == "1.92" and state["right_text"] == "6 of 6"
+
+
+def tanh_of(number):
+    return Value(number).tanh().data
+
+
+# What a reader computes in each field from their own number in the field before it (n from the inputs).
+READERS_STEPS = [("n", None), ("t", ("n", tanh_of)), ("local", ("t", lambda t: 1 - t * t)),
+                 ("w1", ("local", lambda local: local * 2)), ("w2", ("local", lambda local: local * 3)),
+                 ("b", ("local", lambda local: local))]
+
+
+def carried_entries(n_text, decimals, from_typed):
+    """The texts a reader types who starts from n = `n_text` and carries their own numbers on: each field
+    from the number before it, rounded to `decimals[i]` decimals, working from what they typed before
+    (`from_typed`) or from the full number their calculator still holds."""
+    typed, held, texts = {"n": float(n_text)}, {"n": float(n_text)}, [("n", n_text)]
+    for (key, (source, step)), places in zip(READERS_STEPS[1:], decimals):
+        held[key] = step(typed[source] if from_typed else held[source])
+        texts.append((key, f"{held[key]:.{places}f}"))
+        typed[key] = float(texts[-1][1])
+    return texts
+
+
+def test_a_reader_who_carries_n_0_69_to_the_end_is_right_at_every_field():
+    """The case that was refused: n = 0.69, then t = 0.5980, 1 − t² = 0.6424, ∂t/∂w₁ = 1.2848, and ∂t/∂w₂ =
+    1.9273 (three times 1 − tanh(0.69)², carried in the calculator), which is 0.0073 from the exact 1.92."""
+    entries = carried_entries("0.69", [4] * 5, from_typed=True)
+    assert entries[:4] == [("n", "0.69"), ("t", "0.5980"), ("local", "0.6424"), ("w1", "1.2848")]
+    carried_w2 = f"{3 * (1 - tanh_of(0.69) ** 2):.4f}"
+    assert carried_w2 == "1.9273" and abs(float(carried_w2) - engine_neuron()["w2"]) > 0.005
+    entries[4] = ("w2", carried_w2)
+    state = neuron_by_hand.initial()
+    for box, text in entries:
+        state = neuron_by_hand.check_entry(round_trip(state), box, text)
+        assert not state["warning"] and state["messages"][0].startswith("Right"), (box, text, state["messages"])
+    assert state["finished"] and state["right_text"] == "6 of 6"
+    state = fill(neuron_by_hand.initial(), entries[:4], neuron_by_hand)
+    said = neuron_by_hand.check_entry(round_trip(state), "w2", carried_w2)["messages"][0]
+    assert said == ("Right: (1 − t²) · x₂ = 0.64 · 3 = 1.92. Your 1.9273 is what your own 1 − t² = 0.6424 gives: "
+                    "rounding carried on.")
+
+
+@pytest.mark.parametrize("n_text", ["0.69", "0.693", "0.6931", "0.693147"])
+@pytest.mark.parametrize("from_typed", [True, False])
+def test_every_honest_rounding_carried_on_is_right(n_text, from_typed):
+    """Any number of decimals from two up, at each field, from what was typed or from the calculator."""
+    for decimals in [(2,) * 5, (3,) * 5, (4,) * 5, (6,) * 5, (2, 4, 2, 4, 2), (4, 2, 4, 2, 4), (2, 2, 4, 4, 6)]:
+        state = neuron_by_hand.initial()
+        for box, text in carried_entries(n_text, decimals, from_typed):
+            state = neuron_by_hand.check_entry(round_trip(state), box, text)
+            assert not state["warning"], (n_text, decimals, box, text, state["messages"])
+        assert state["finished"]
+
+
+def test_close_says_only_what_is_true_of_the_entry():
+    """An entry rounding cannot explain is sent back to the reader's own number before it; the advice to keep
+    two decimals goes only to an entry with fewer."""
+    state = fill(neuron_by_hand.initial(), carried_entries("0.69", [4] * 5, from_typed=True)[:4], neuron_by_hand)
+    exact = engine_neuron()
+    near = f"{exact['w2'] + 0.03:.4f}"
+    said = neuron_by_hand.check_entry(round_trip(state), "w2", near)["messages"][0]
+    assert said == (f"Close, but {near.rstrip('0')} is off by more than rounding explains. Work it out again from your "
+                    "1 − t² = 0.6424.")
+    said = neuron_by_hand.check_entry(round_trip(state), "w2", "1.9")["messages"][0]
+    assert said.endswith("Work it out again from your 1 − t² = 0.6424, and keep at least two decimals.")
+    # A slip is named from the reader's own numbers too: t · x₂ with their t = 0.598 is 1.794, not 1.8.
+    said = neuron_by_hand.check_entry(round_trip(state), "w2", f"{0.598 * 3:.4f}")["messages"][0]
+    assert said == "That multiplies by t. The local derivative of tanh is 1 − t², not t."
 
 
 def test_the_neurons_bad_input_keeps_every_entry():

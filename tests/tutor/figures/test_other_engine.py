@@ -49,9 +49,9 @@ class Layer:
 
 
 class MLP:
-    def __init__(self, sizes, seed=42):
+    def __init__(self, sz, seed=42):
         rng = random.Random(seed)
-        self.stack = [Layer(sizes[i], sizes[i + 1], rng, nonlin=i != len(sizes) - 2) for i in range(len(sizes) - 1)]
+        self.stack = [Layer(sz[i], sz[i + 1], rng, nonlin=i != len(sz) - 2) for i in range(len(sz) - 1)]
 
     def __call__(self, x):
         x = [Value.wrap(xi) for xi in x]

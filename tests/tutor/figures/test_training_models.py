@@ -407,6 +407,16 @@ def test_reverse_mode_wins_by_more_as_parameters_grow():
     assert [size for size, _ in state["curve_forward"]] == gradient_cost.CURVE_SIZES
     assert all(forward >= reverse for (_, forward), (_, reverse) in zip(state["curve_forward"], state["curve_reverse"]))
     assert "curve_finite" not in at_1000
+    assert "11.6 times as many" in state["messages"][1] and "11.6 times reverse mode" in state["description"]
+
+
+def test_with_one_parameter_central_differences_are_said_to_cost_fewer_not_a_fraction_times_as_many():
+    state = gradient_cost.set_parameters(gradient_cost.initial(), 1)
+    cost = gradient_cost.costs(1)
+    assert cost["finite"] < cost["reverse"]
+    assert f"= {cost['finite']} operations, fewer than reverse mode's {cost['reverse']}: with a single parameter" in state["messages"][1]
+    assert "times" not in state["messages"][1].split("operations, ")[1].split(".")[0]
+    assert state["description"].endswith(f"finite differences {cost['finite']}, fewer than reverse mode's {cost['reverse']}.")
 
 
 @pytest.mark.parametrize("n", [0, 1001, 2.5, math.inf, "17"])

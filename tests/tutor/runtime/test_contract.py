@@ -1,11 +1,13 @@
 """Tests of the contract between the page and Python, through the one dispatcher, in CPython.
 
 What it is: the dispatcher driven as the worker drives it (JSON text in, the result's JSON text out,
-events through `send`): every request kind (configure, run, call, stop), every event kind Python
-sends (begin, output, graph, deep-graph, result) with only the fields the contract declares, and
-every error kind Python finds (exception, stopped, exit, not-allowed, bad-request, bad-arguments,
-no-namespace, not-json), none of them an exception out of the dispatcher; a block that replaces
-the runtime's names cannot break the next request; and the JavaScript copy of the kinds
+events through `send`): every request kind (configure, run, call, probe, stop), every event kind
+Python sends (begin, output, graph, deep-graph, result) with only the fields the contract declares,
+and every error kind Python finds (exception, stopped, exit, not-allowed, bad-request, bad-arguments,
+no-namespace, not-json, broken), none of them an exception out of the dispatcher; a block that
+replaces the runtime's names cannot break the next request (the keeper puts them back, and says so),
+a lesson module a block imported and changed is imported afresh, and a block that breaks what the
+runtime relies on elsewhere makes the probe and the next run answer `broken`; and the JavaScript copy of the kinds
 (site_scripts/browser/runtime/contract.mjs) is the one contract_js.py writes from contract.py, which
 the page's adapter and the worker use instead of spelling kinds themselves.
 What it is not: the worker and the page's adapter (tests/site/test_contract_in_browser.py runs them in
@@ -21,6 +23,7 @@ import types
 import pytest
 
 import contract_js
+from helpers import REPO
 from own_thread import in_own_thread
 from tutor.runtime import contract, dispatcher as dispatcher_module, guards, page_calls, runner
 
@@ -89,7 +92,7 @@ def test_a_run_sends_begin_output_and_graph_events_then_its_result(worker):
 
 def test_a_call_answers_the_value_and_what_the_function_printed(worker):
     result = call(worker, 2, "tutor.figures.x_times_x", "initial")
-    assert result["ok"] is True and result["error"] is None and result["printed"] == ""
+    assert result["ok"] is True and result["error"] is None and result["printed"] == "" and result["printedLines"] == 0
     assert result["value"]["graph"]["nodes"][0]["data_text"] == "5"
     assert [event["kind"] for event in worker.events] == ["begin"]
 
@@ -217,17 +220,65 @@ def test_nothing_a_request_makes_python_do_escapes_the_dispatcher(worker, monkey
     dispatch = dispatcher_module.dispatcher(worker.received)  # made after the bug, so it holds the broken call
     result = json.loads(in_own_thread(asyncio.run, dispatch(json.dumps(
         {"kind": "call", "id": 23, "module": "tutor.exercises", "fn": "results", "kwargs": {}, "page": None}))))
-    assert result["error"]["kind"] == "exception" and "a bug of the runtime" in result["error"]["traceback"]
+    assert result["error"] == {"kind": "broken", "type": "RuntimeError", "message": (
+        "Python's own code for the page failed (RuntimeError: a bug of the runtime), not your code: a block "
+        "changed something the page relies on. Press Restart Python to get a fresh Python.")}
+
+
+CLOBBERED = {"runner": ("run", "execute", "fresh_namespace"), "output": ("Output", "Stream", "bracketed"),
+             "page_calls": ("call", "allowed_function", "Printed"), "dispatcher": ("dispatcher",),
+             "guards": ("repair", "SAFE_RECURSION_LIMIT"), "keeper": ("keeper",), "tracebacks": ("reader_traceback",)}
 
 
 def test_a_block_that_replaces_the_runtime_s_names_cannot_break_the_next_request(worker, monkeypatch):
-    for module, name in ((runner, "run"), (page_calls, "call"), (dispatcher_module, "dispatcher")):
-        monkeypatch.setattr(module, name, getattr(module, name))  # put back after the test
-    clobber = ("import tutor.runtime.runner as r, tutor.runtime.page_calls as p, tutor.runtime.dispatcher as d\n"
-               "r.run = p.call = d.dispatcher = None")
-    assert run(worker, 24, clobber)["ok"] is True
+    output_module = sys.modules["tutor.runtime.output"]
+    monkeypatch.setitem(sys.modules, "tutor.runtime.output", output_module)
+    for module, names in CLOBBERED.items():
+        for name in names:  # put back after the test, should the keeper fail
+            monkeypatch.setattr(f"tutor.runtime.{module}.{name}", getattr(sys.modules[f"tutor.runtime.{module}"], name))
+    clobber = "".join(f"import tutor.runtime.{module} as m\nm.{'= m.'.join(names)} = None\n"
+                      for module, names in CLOBBERED.items())
+    run(worker, 24, clobber + "import sys\nsys.modules['tutor.runtime.output'] = None\nm.len = None")  # it may fail
+    [note] = [event["text"] for event in worker.of(24, "output") if event["stream"] == "note"]
+    assert note.startswith("[This block changed the lesson's own code (")
+    assert sys.modules["tutor.runtime.output"] is output_module  # put back in sys.modules too
+    assert "it is put back, so the page keeps working.]" in note
     assert run(worker, 25, "print('still running')")["ok"] is True
+    assert "".join(event["text"] for event in worker.of(25, "output")) == "still running\n"
     assert call(worker, 26, "tutor.figures.x_times_x", "initial")["ok"] is True
+    assert not hasattr(sys.modules["tutor.runtime.tracebacks"], "len")  # an added name that hid a built-in is gone
+    assert run(worker, 27, "raise ValueError('mine')")["error"]["type"] == "ValueError"  # tracebacks work again
+
+
+def test_a_lesson_module_a_block_imported_and_changed_is_imported_afresh(worker, monkeypatch):
+    monkeypatch.delitem(sys.modules, "tutor.figures.paths_add_up", raising=False)  # imported by no one yet
+    worker.send({"kind": "probe", "id": 28})  # a request before the block: the keeper noted the modules
+    assert run(worker, 29, "import tutor.figures.paths_add_up as model\nmodel.initial = None")["ok"] is True
+    result = call(worker, 30, "tutor.figures.paths_add_up", "initial")
+    assert result["ok"] is True, result
+
+
+def test_the_lesson_s_own_requests_never_count_as_a_block_s_changes(worker):
+    engine = (REPO / "engine" / "tinygrad.py").read_text(encoding="utf-8")
+    assert call(worker, 35, "tutor.engine_edit", "check", {"source": engine})["value"]["ok"] is True  # its trial
+    assert call(worker, 36, "tutor.figures.line_fit", "initial")["ok"] is True  # imports, drops, puts back modules
+    assert run(worker, 37, "from tinygrad import Value\nshow(Value(2) * 3)")["ok"] is True
+    assert run(worker, 38, "x = 1")["ok"] is True
+    assert [event for event in worker.events if event["kind"] == "output" and event["stream"] == "note"] == []
+
+
+def test_a_probe_answers_whether_even_an_empty_block_runs(worker, monkeypatch):
+    import ast
+    assert worker.send({"kind": "probe", "id": 31}) == {"kind": "result", "id": 31, "ok": True, "error": None,
+                                                        "deepGraph": False}
+    monkeypatch.setattr(ast, "parse", ast.parse)  # put back after the test
+    assert run(worker, 32, "import ast\nast.parse = None")["ok"] is True  # a standard module: not the keeper's
+    broken = worker.send({"kind": "probe", "id": 33})["error"]
+    assert broken["kind"] == "broken" and broken["type"] == "TypeError", broken
+    assert "(TypeError: 'NoneType' object is not callable), not your code" in broken["message"]
+    result = run(worker, 34, "print('anything')")
+    assert result["error"]["kind"] == "broken"
+    assert "Even an empty block fails now" in "".join(event["text"] for event in worker.of(34, "output"))
 
 
 # ---- One source for JavaScript ---------------------------------------------------------------------

@@ -4,7 +4,8 @@ What it is: the Python half of what keeps a block from breaking the page's Pytho
 recursion limit a block cannot raise past what the browser takes, time.sleep in slices that Stop
 ends, os._exit ending only the block, built-ins and show() put back after a run, the hint when a
 block changed the lesson's engine, the hints for threads and asyncio.run(), the detection of a deep
-chain of Values (after a run and while it builds), and a Stop that cancels a run waiting in an await.
+chain of Values (after a run and while it builds), a Stop that cancels a run waiting in an await, and the
+hints for asking the worker for the page (`from js import document`) and for js.eval, which the page refuses.
 What it is not: the browser's half (the worker's wait, forged messages, crash messages): the hostile
 cells of tests/site/test_robustness.py run those in Chromium. Nothing here changes this CPython's
 own recursion limit, time.sleep or os._exit: the replacements are built with stand-ins.
@@ -15,6 +16,7 @@ import gc
 import importlib
 import os
 import sys
+import types
 
 import pytest
 
@@ -171,7 +173,36 @@ def test_a_rewritten_engine_file_is_reported_once_and_gets_the_hint(tmp_path, mo
 
 # ---- Hints for what the browser's Python cannot do ------------------------------------------
 
+class JsException(Exception):
+    """Pyodide's pyodide.ffi.JsException, as far as the hints read it: the JavaScript error's `name`."""
+
+    def __init__(self, name, message):
+        super().__init__(f"{name}: {message}")
+        self.name = name
+
+
+@pytest.fixture
+def js_module(monkeypatch):
+    """A stand-in for Pyodide's `js` module (the worker's global scope), which has no document."""
+    module = types.ModuleType("js")
+    monkeypatch.setitem(sys.modules, "js", module)
+    return module
+
+
+def test_asking_the_worker_for_the_page_says_python_runs_apart_from_it(js_module):
+    for code in ("from js import document", "import js\njs.document"):
+        with pytest.raises((ImportError, AttributeError)) as raised:
+            exec(code, {})
+        kind, sentence = hints.hint_for(raised.value)
+        assert kind == "no-page" and "runs in a web worker, apart from the page" in sentence, code
+        assert "print() is how a block shows something" in sentence
+    assert hints.hint_for(AttributeError("'int' object has no attribute 'document'")) == (None, None)
+
+
 @pytest.mark.parametrize("error, kind, hint", [
+    (JsException("EvalError", "Refused to evaluate a string as JavaScript because 'unsafe-eval' is not allowed"),
+     "no-eval", "runs no JavaScript made from text"),
+    (JsException("TypeError", "x is not a function"), None, None),
     (guards.NoThreads("can't start new thread"), "no-threads", "no threads"),
     (guards.NoBlockingWait("no stack switching"), "no-blocking-wait", "`await main()`"),
     (RuntimeError("can't start new thread"), None, None),  # a RuntimeError of the reader's own: no hint

@@ -4,7 +4,8 @@ What it is: the explicit lists (a module's PAGE_CALLS, nothing else: not a helpe
 name such as a model's Value, not a module without the list); every figure model's list names its own
 functions, "initial" first, and every function its view asks for; the value, and every way a call can
 fail as an error value with a kind (not-allowed, bad-arguments, exception, stopped, not-json), never an
-exception out of call(); what the function prints is kept from the page's console and returned.
+exception out of call(); what the function prints is kept from the page's console and returned: its
+first lines and how many it printed (a flood is only counted).
 What it is not: the dispatcher's checks of a request (test_contract.py) nor the worker (tests/site).
 """
 import ast
@@ -100,7 +101,7 @@ def test_arguments_that_do_not_fit_are_refused_before_the_call():
 def test_model(monkeypatch):
     """A model of the tutor package made for the test, whose functions misbehave as a model could."""
     model = types.ModuleType("tutor.figures.misbehaving")
-    model.PAGE_CALLS = ("a_value", "not_a_number", "a_set", "talkative", "interrupted", "exits")
+    model.PAGE_CALLS = ("a_value", "not_a_number", "a_set", "talkative", "interrupted", "exits", "flood")
     model.a_value = lambda: Value(2)
     model.not_a_number = lambda: {"x": math.nan}
     model.a_set = lambda: {1, 2}
@@ -116,7 +117,13 @@ def test_model(monkeypatch):
     def exits():
         raise SystemExit(2)
 
-    model.talkative, model.interrupted, model.exits = talkative, interrupted, exits
+    def flood():  # an engine whose Value.__init__ prints, trained for a while
+        for number in range(100_000):
+            print(f"made value {number}")
+        print("and no line break", end="")
+        return 3
+
+    model.talkative, model.interrupted, model.exits, model.flood = talkative, interrupted, exits, flood
     monkeypatch.setitem(sys.modules, model.__name__, model)
     return model.__name__
 
@@ -131,7 +138,15 @@ def test_a_value_the_page_cannot_receive_is_a_not_json_error(test_model, functio
 
 def test_what_a_function_prints_is_kept_from_the_console_and_returned(test_model, capsys):
     answer = page_calls.call(test_model, "talkative", {})
-    assert answer == {"ok": True, "value": 1, "error": None, "printed": "a model's print\nand its warning\n"}
+    assert answer == {"ok": True, "value": 1, "error": None, "printed": "a model's print\nand its warning\n",
+                      "printedLines": 2}
+    assert capsys.readouterr() == ("", "")
+
+
+def test_a_flood_of_prints_is_counted_and_only_its_first_lines_kept(test_model, capsys):
+    answer = page_calls.call(test_model, "flood", {})
+    assert answer["printedLines"] == 100_001  # the last line has no line break
+    assert answer["printed"] == "".join(f"made value {number}\n" for number in range(page_calls.PRINTED_LINES))
     assert capsys.readouterr() == ("", "")
 
 
