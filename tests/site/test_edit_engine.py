@@ -362,3 +362,46 @@ def test_prints_in_the_readers_engine_are_said_in_the_figure_and_kept_from_the_c
     assert lines > 1000, said.inner_text()  # a Value for every number of 100 training steps
     expect(said.locator("pre")).to_contain_text("made a Value holding")
     assert len(logged) - before < 10, logged[before:before + 10]  # the browser's console is not flooded
+
+
+def test_two_tabs_editing_the_engine_say_so_before_either_overwrites_the_others_draft(page, site_url, page_errors):
+    editor = open_engine_editor(page, site_url)
+    other = page.context.new_page()
+    other.on("pageerror", lambda error: page_errors.append(str(error)))
+    there = open_engine_editor(other, site_url)
+    first = ORIGINAL.replace(BACKWARD, BACKWARD + "        # typed in the first tab\n")
+    second = ORIGINAL.replace(BACKWARD, BACKWARD + "        # typed in the second tab\n")
+
+    type_engine(page, editor, first)
+    assert stored_draft(page) == first
+    notice = there.get_by_role("alert").filter(has_text="another tab")  # the second tab heard of it and says so
+    expect(notice).to_contain_text("was edited in another tab of this site")
+    type_engine(other, there, second)  # typing on in the second tab, on its out-of-date text
+    assert stored_draft(page) == first, "the first tab's draft was overwritten without a word"
+    notice.get_by_role("button", name="Show the other tab's version").click()
+    expect(there.get_by_label("The other tab's version of the engine")).to_contain_text("# typed in the first tab")
+
+    notice.get_by_role("button", name="Keep this tab's version").click()
+    expect(notice).to_be_hidden()
+    assert stored_draft(page) == second
+    told = editor.get_by_role("alert").filter(has_text="another tab")  # now the first tab is told
+    expect(told).to_contain_text("was edited in another tab of this site")
+    told.get_by_role("button", name="Use the other tab's version").click()
+    expect(told).to_be_hidden()
+    assert engine_in_editor(editor) == second and stored_draft(page) == second
+
+    there.get_by_role("button", name="Reset", exact=True).click()  # the second tab goes back to the lesson's engine
+    expect(told).to_contain_text("went back to the lesson's engine in another tab")
+    told.get_by_role("button", name="Use the other tab's version").click()
+    assert engine_in_editor(editor) == ORIGINAL and stored_draft(page) is None
+    for tab in (page, other):
+        assert engine_in_editor(open_engine_editor(tab, site_url)) == ORIGINAL
+    assert page_errors == []
+
+
+def stored_draft(page):
+    """The engine editor's draft as this browser's localStorage holds it, or None."""
+    return page.evaluate("""() => {
+        const key = Object.keys(localStorage).find((key) => key.startsWith("lesson-engine:draft:"));
+        return key === undefined ? null : JSON.parse(localStorage.getItem(key)).code;
+    }""")

@@ -19,7 +19,7 @@
 import { endedByStop, runtime } from "../runtime/runtime.mjs";
 import { fingerprint, forgetEdit, onEditChangedElsewhere, sameEdit, saveEdit, savedEdit } from "../storage/saved-edits.mjs";
 import { noteRun } from "../storage/saved-activity.mjs";
-import { SLOW_ANSWER_MS, button, loadEditor } from "../ui/ui.mjs";
+import { SLOW_ANSWER_MS, button, loadEditor, notice } from "../ui/ui.mjs";
 import { loadFailure } from "../offline/register.mjs";
 
 const SHOWN_GRAPH_URL = new URL("../figures/shown-graph.mjs", import.meta.url);
@@ -133,33 +133,9 @@ export class Block {
     this.lessonChanged = element;
   }
 
-  /** A notice at the top of the block (role `role`): a paragraph `text`, then the buttons `actions`
-   *  ([name, onClick]) and, with `code`, a button that shows or hides that code (named `codeLabel`).
-   *  Returns { element, text, code } (the paragraph and the <pre>, for updates). */
-  notice(role, text, { code = null, codeLabel = "", showLabel = "", actions = [] } = {}) {
-    const element = document.createElement("div");
-    element.className = "runnable__notice";
-    element.setAttribute("role", role);
-    const paragraph = element.appendChild(document.createElement("p"));
-    paragraph.textContent = text;
-    for (const [name, onClick] of actions) button(element, name, "runnable__notice-action", onClick);
-    let shown = null;
-    if (code !== null) {
-      shown = document.createElement("pre");
-      shown.className = "runnable__original";
-      shown.setAttribute("aria-label", codeLabel);
-      shown.textContent = code;
-      shown.hidden = true;
-      const compare = button(element, `Show ${showLabel}`, "runnable__compare", () => {
-        shown.hidden = !shown.hidden;
-        compare.textContent = `${shown.hidden ? "Show" : "Hide"} ${showLabel}`;
-        compare.setAttribute("aria-expanded", String(!shown.hidden));
-      });
-      compare.setAttribute("aria-expanded", "false");
-      element.appendChild(shown);
-    }
-    this.element.prepend(element);
-    return { element, text: paragraph, code: shown };
+  /** A notice at the top of the block (ui.mjs's notice()). */
+  notice(role, text, options) {
+    return notice(this.element, role, text, options);
   }
 
   /** Python broke when this page's blocks were re-run: say `text` and offer a restart that re-runs none. */

@@ -10,13 +10,15 @@
 // keeps its engine. A text that passes is stored as the site's engine and runtime.useEngine()
 // replaces Python by one running it. An import that never ends is stopped after
 // CHECK_TIME_LIMIT_MS, or by the reader. The line saying which engine the site runs follows every
-// change of engine; one made in another tab of the site is also said in the editor's status.
+// change of engine; one made in another tab of the site is also said in the editor's status. When
+// another tab saves a different draft, this tab says so and saves nothing until the reader chooses
+// which version to keep (as a block does with its saved edit).
 // What it is not: the banner with "Restore the original engine" (engine-banner.mjs) or the Python
 // side of the check and of the switch (engine_edit.py).
-import { button, loadEditor } from "../ui/ui.mjs";
+import { button, loadEditor, notice } from "../ui/ui.mjs";
 import { fingerprint } from "../storage/saved-edits.mjs";
 import { runtime } from "../runtime/runtime.mjs";
-import { forgetDraft, forgetStoredEngine, saveDraft, savedDraft, storeEngine } from "../storage/engine-store.mjs";
+import { forgetDraft, forgetStoredEngine, onDraftChangedElsewhere, saveDraft, savedDraft, storeEngine } from "../storage/engine-store.mjs";
 
 const ENGINE_URL = new URL("../../../../tinygrad.py", import.meta.url);
 const CHECK_TIME_LIMIT_MS = 15_000;
@@ -91,6 +93,8 @@ class EngineEditor {
   checking = false;
   engineCheck = new EngineCheck();
   draftFailureShown = false;
+  draftKnown = null; // the draft's code as this tab last read or saved it (null: none, the lesson's engine)
+  elsewhere = null; // the notice that another tab changed the draft: { element, text, code }
 
   constructor(element) {
     this.element = element;
@@ -116,6 +120,9 @@ class EngineEditor {
     this.problem.className = "engine-editor__problem";
     this.problem.setAttribute("role", "alert");
     this.problem.hidden = true;
+    onDraftChangedElsewhere(() => {
+      if (element.isConnected && this.editor) this.checkStoredDraft();
+    });
     const unsubscribe = runtime.onEngineChange((change) => {
       if (element.isConnected) this.engineChanged(change);
       else unsubscribe(); // the page was left through instant navigation
@@ -133,6 +140,7 @@ class EngineEditor {
     this.original = await response.text();
     const { createEditor } = await loadEditor();
     const draft = savedDraft();
+    this.draftKnown = draft?.code ?? null;
     this.host.replaceChildren();
     this.editor = createEditor({
       parent: this.host,
@@ -163,15 +171,63 @@ class EngineEditor {
     else this.say("Another tab applied an edited engine, not the text shown here: the site runs it now.");
   }
 
-  /** Keep the reader's text for the next visit, whether or not it is applied. */
+  /** Keep the reader's text for the next visit, whether or not it is applied, unless another tab changed the
+   *  draft since this tab read or saved it (checkStoredDraft says so then, and saves nothing). */
   remember(code) {
+    if (!this.checkStoredDraft()) return;
     if (code === this.original) {
       forgetDraft();
-    } else if (!saveDraft(code, this.original) && !this.draftFailureShown) {
+      this.draftKnown = null;
+    } else if (saveDraft(code, this.original)) {
+      this.draftKnown = code;
+    } else if (!this.draftFailureShown) {
       this.draftFailureShown = true;
       this.say("Your edit cannot be saved in this browser (its storage is full or turned off): "
         + "it lasts until you leave this page.");
     }
+  }
+
+  /** Whether this tab may save its draft: true unless another tab saved or forgot a draft this tab has not
+   *  seen, which is then said in a notice that asks which version to keep (and true once it is settled). */
+  checkStoredDraft() {
+    const stored = savedDraft()?.code ?? null;
+    if (stored === this.draftKnown) return this.elsewhere === null;
+    if ((stored ?? this.original) === this.editor.getCode()) { // the other tab saved what this one shows
+      this.draftKnown = stored;
+      this.settled();
+      return true;
+    }
+    const what = stored === null ? "went back to the lesson's engine in another tab of this site"
+      : "was edited in another tab of this site, and that version is saved now";
+    const text = `The engine in this editor ${what}. This tab saves nothing more of it until you choose: `
+      + "keep this tab's version (it replaces the other one) or use the other tab's.";
+    if (this.elsewhere) {
+      this.elsewhere.text.textContent = text;
+      this.elsewhere.code.textContent = stored ?? this.original;
+    } else {
+      this.elsewhere = notice(this.element, "alert", text, {
+        code: stored ?? this.original, codeLabel: "The other tab's version of the engine",
+        showLabel: "the other tab's version",
+        actions: [["Keep this tab's version", () => this.settleElsewhere(false)],
+                  ["Use the other tab's version", () => this.settleElsewhere(true)]],
+      });
+    }
+    return false;
+  }
+
+  /** The reader chose after another tab changed the draft: the other tab's version (`useOther`), or this
+   *  tab's, which is saved over it. */
+  settleElsewhere(useOther) {
+    const stored = savedDraft()?.code ?? null;
+    this.draftKnown = stored; // what storage holds now is what this tab knows
+    this.settled();
+    if (useOther) this.editor.setCode(stored ?? this.original); // saves nothing new: storage holds it already
+    else this.remember(this.editor.getCode());
+  }
+
+  settled() {
+    this.elsewhere?.element.remove();
+    this.elsewhere = null;
   }
 
   reset() {

@@ -3,7 +3,8 @@
 // site runs (the "active" edited engine, or none for the lesson's own) and the draft in the engine
 // editor, which is kept even when it was never applied. The draft carries a fingerprint of the
 // lesson's engine it started from, so the editor can tell when the lesson's engine changed since.
-// onStoredEngineChange() reports when another tab of the site applies or restores an engine;
+// onStoredEngineChange() reports when another tab of the site applies or restores an engine, and
+// onDraftChangedElsewhere() when another tab saves or forgets the editor's draft;
 // engineItems() stores a work file's engine and draft again. Saving notes a change of the page shown
 // (saved-activity.mjs).
 // Storage that is full, turned off or refused never throws (site-storage.mjs): saving reports
@@ -30,6 +31,13 @@ export function storedEngine() {
 export function onStoredEngineChange(fn) {
   addEventListener("storage", (event) => {
     if (event.key === ACTIVE_KEY || event.key === null) fn(storedEngine());
+  });
+}
+
+/** Call fn() whenever another tab of this site saves or forgets the editor's draft (or clears storage). */
+export function onDraftChangedElsewhere(fn) {
+  addEventListener("storage", (event) => {
+    if (event.key === DRAFT_KEY || event.key === null) fn();
   });
 }
 

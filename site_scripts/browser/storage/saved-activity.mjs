@@ -8,7 +8,7 @@
 // "chapters with something run" and "last change" come from here. Storage that is full, turned off or
 // refused never throws: nothing is noted then (site-storage.mjs).
 // What it is not: a log of what was run (only counts and times), or anything sent anywhere.
-import { SITE_PATH, readRecord, storedKeysStartingWith, writeItem } from "./site-storage.mjs";
+import { SITE_PATH, readRecord, storedRecords, writeItem } from "./site-storage.mjs";
 
 /** Every key of this module starts with this. */
 export const ACTIVITY_PREFIX = `lesson-activity:${SITE_PATH}`;
@@ -44,12 +44,7 @@ export function noteChange(pathname = globalThis.location?.pathname ?? "") {
 
 /** Every page's record: { "derivatives/": { runs, lastRun, lastChange } }. */
 export function allActivity() {
-  const pages = {};
-  for (const key of storedKeysStartingWith(ACTIVITY_PREFIX)) {
-    const record = activityRecord(readRecord(key));
-    if (record) pages[key.slice(ACTIVITY_PREFIX.length)] = record;
-  }
-  return pages;
+  return storedRecords(ACTIVITY_PREFIX, activityRecord);
 }
 
 /** The items [key, text] that store `pages` (as allActivity() returns them). */

@@ -10,7 +10,7 @@
 // reports false and reading finds nothing (site-storage.mjs).
 // What it is not: the block's editor or its messages (blocks/block.mjs shows them).
 import { noteChange } from "./saved-activity.mjs";
-import { SITE_PATH, forgetItem, forgetItemsStartingWith, readRecord, storedKeysStartingWith, writeItem } from "./site-storage.mjs";
+import { SITE_PATH, forgetItem, forgetItemsStartingWith, readRecord, storedRecords, writeItem } from "./site-storage.mjs";
 
 const KEY_PREFIX = "lesson-edit:";
 /** Every key of this site's edits starts with this. */
@@ -60,12 +60,10 @@ export function forgetEdit(page, number) {
 /** Every saved edit of this site: { "derivatives/#2": { code, original } } (the page's path relative to
  *  the site's root, then the block's number). */
 export function allEdits() {
-  const edits = {};
-  for (const key of storedKeysStartingWith(EDITS_PREFIX)) {
-    const record = editRecord(readRecord(key));
-    if (record) edits[key.slice(EDITS_PREFIX.length)] = { code: record.code, original: record.original };
-  }
-  return edits;
+  return storedRecords(EDITS_PREFIX, (value) => {
+    const record = editRecord(value);
+    return record && { code: record.code, original: record.original };
+  });
 }
 
 /** The items [key, text] that store `edits` (as allEdits() returns them). */

@@ -10,7 +10,7 @@
 // then reports false and reading finds nothing (site-storage.mjs).
 // What it is not: the question, its check or its feedback (the predictions' view shows those).
 import { noteChange } from "./saved-activity.mjs";
-import { SITE_PATH, forgetItemsStartingWith, readRecord, writeItem, storedKeysStartingWith } from "./site-storage.mjs";
+import { SITE_PATH, forgetItemsStartingWith, readRecord, storedRecords, writeItem } from "./site-storage.mjs";
 
 const KEY_PREFIX = `lesson-prediction:${SITE_PATH}`;
 /** Every key of this site's answers starts with this. */
@@ -47,12 +47,7 @@ export function savePrediction(id, record) {
 
 /** Every saved answer of this site: { id: { answer, correct, revealed[, first, firstRight] } }. */
 export function allPredictions() {
-  const answers = {};
-  for (const key of storedKeysStartingWith(KEY_PREFIX)) {
-    const record = predictionRecord(readRecord(key));
-    if (record) answers[key.slice(KEY_PREFIX.length)] = record;
-  }
-  return answers;
+  return storedRecords(KEY_PREFIX, predictionRecord);
 }
 
 /** Forget every saved answer of this site; returns how many there were. */

@@ -1,5 +1,5 @@
 // site-storage.mjs: this site's items in the browser's localStorage (the reader's edits, engine, progress).
-// What it is: read, write and forget one item, and forget every item whose key starts with a prefix.
+// What it is: read, write and forget one item, and read or forget every item whose key starts with a prefix.
 // None of them throws: storage that is full, turned off or refused means reading finds nothing,
 // writing reports false and forgetting does nothing. SITE_PATH, the site's root path, goes into the
 // keys, so two sites on one origin (GitHub Pages project sites) keep their items apart.
@@ -57,6 +57,17 @@ export function storedKeysStartingWith(prefix) {
   } catch {
     return [];
   }
+}
+
+/** { rest of key: record } for every stored item whose key starts with `prefix` and whose JSON `read(value)`
+ *  makes a record of (read returns null for a value of another shape, which is left out). */
+export function storedRecords(prefix, read) {
+  const records = {};
+  for (const key of storedKeysStartingWith(prefix)) {
+    const record = read(readRecord(key));
+    if (record) records[key.slice(prefix.length)] = record;
+  }
+  return records;
 }
 
 /** Forget every item whose key starts with `prefix`; returns how many there were. */
