@@ -1,7 +1,7 @@
 """engine_trial.py: the lesson's own uses of an engine, tried on a reader's candidate before the site switches.
 
 What it is: part of the engine check of "Edit the engine" (tutor.engine_edit.check). `first_failure(
-candidate)` makes the candidate module the `tinygrad` every lesson module imports, for the time of
+candidate, uses_engine)` makes the candidate module the `tinygrad` every lesson module imports, for the time of
 the trial only, and tries on it, once each, what the site will do with it:
 - every figure model: its starting state (initial()) and then each of its controls (the other
   functions of its PAGE_CALLS) once, in PAGE_CALLS order, each with the state the one before

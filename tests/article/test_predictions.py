@@ -164,7 +164,7 @@ def test_the_judge_reads_numbers_and_says_why_something_is_not_one(typed, read):
 NUMBER_ENTRIES = ["7", " -2.5 ", "\u22126", "\u20136", ".5", "1e-5", "+3", "1E3", "", "   ", "seven", "7 apples", "1 2",
                   "1e309", "-1e400", "2,5", "\u22120,25", ",5", "0x10", "NaN", "nan", "Infinity", "-inf", "1_000",
                   "3/4", "1/3", "-1/8", "2.5/0.5", "1/0", "1/3000000", "123456789/1", "9" * 40, "9" * 41, "1e-7",
-                  "0.000001", "-0"]
+                  "0.000001", "-0", "\uff13", "\u0663", "1\uff0e5"]  # full-width 3, Arabic-Indic 3: digits 0-9 only
 
 
 def test_figures_and_predictions_read_numbers_by_the_same_rules_in_the_same_words():

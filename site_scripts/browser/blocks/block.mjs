@@ -155,7 +155,7 @@ export class Block {
   checkStoredEdit() {
     const stored = savedEdit(this.runs.key, this.number);
     if (sameEdit(stored, this.saved)) return this.elsewhere === null;
-    if (stored !== null && stored.code === this.code()) { // the other tab saved what this one shows
+    if ((stored?.code ?? this.original) === this.code()) { // the other tab saved (or reset to) what this one shows
       this.saved = stored;
       this.elsewhere?.element.remove();
       this.elsewhere = null;
@@ -318,7 +318,9 @@ export class Block {
     this.element.dataset.state = state;
     this.element.setAttribute("aria-busy", String(this.busy));
     this.stopButton.disabled = !this.busy;
-    if (state === "queued") this.waitingTimer ??= setInterval(() => this.renderStatus(), 1000);
+    if (state === "queued") {
+      this.waitingTimer ??= setInterval(() => (this.element.isConnected ? this.renderStatus() : this.setState("idle")), 1000);
+    }
     else {
       clearInterval(this.waitingTimer);
       this.waitingTimer = null;

@@ -120,8 +120,9 @@ class EngineEditor {
     this.problem.className = "engine-editor__problem";
     this.problem.setAttribute("role", "alert");
     this.problem.hidden = true;
-    onDraftChangedElsewhere(() => {
-      if (element.isConnected && this.editor) this.checkStoredDraft();
+    const stopHearingDrafts = onDraftChangedElsewhere(() => {
+      if (!element.isConnected) stopHearingDrafts(); // the page was left through instant navigation
+      else if (this.editor) this.checkStoredDraft();
     });
     const unsubscribe = runtime.onEngineChange((change) => {
       if (element.isConnected) this.engineChanged(change);

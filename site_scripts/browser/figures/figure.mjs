@@ -384,7 +384,8 @@ export class Figure extends FigureFrame {
     const count = printed.lines === 1 ? "a line" : `${printed.lines.toLocaleString("en")} lines`;
     const note = Object.assign(document.createElement("p"), {
       textContent: `While computing this figure, Python printed ${count} (a print in the engine, perhaps). `
-        + "The page keeps them out of the browser's console; the first of them:" });
+        + (printed.lines === 1 ? "The page keeps it out of the browser's console:"
+          : "The page keeps them out of the browser's console; the first of them:") });
     const lines = Object.assign(document.createElement("pre"), { textContent: printed.first });
     this.#printed.replaceChildren(note, lines);
   }

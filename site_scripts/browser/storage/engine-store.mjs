@@ -34,11 +34,14 @@ export function onStoredEngineChange(fn) {
   });
 }
 
-/** Call fn() whenever another tab of this site saves or forgets the editor's draft (or clears storage). */
+/** Call fn() whenever another tab of this site saves or forgets the editor's draft (or clears storage).
+ *  Returns a function that stops listening. */
 export function onDraftChangedElsewhere(fn) {
-  addEventListener("storage", (event) => {
+  const heard = (event) => {
     if (event.key === DRAFT_KEY || event.key === null) fn();
-  });
+  };
+  addEventListener("storage", heard);
+  return () => removeEventListener("storage", heard);
 }
 
 /** Keep `source` as the engine of every page of this site; false if it could not be saved. */

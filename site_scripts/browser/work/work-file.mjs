@@ -1,7 +1,8 @@
 // work-file.mjs: the learner's work file: made from this browser's storage, read back, checked, restored.
 // What it is: the one place that knows the format (FORMAT, VERSION; work-file.schema.json describes it
 // and the README's section "Work files" explains it):
-//   loadLesson()              the build's list of chapters and exercises (lesson.json, written by
+//   loadLesson()              the build's list of chapters, exercises, checked predictions and figures
+//                             filled in by hand (lesson.json, written by
 //                             hooks/work_files.py) and the schema, fetched once from the site itself;
 //   workFromStorage(lesson)   everything this browser keeps of the lesson, as a work file's value;
 //   workFileName(learner)     "<name>-backprop-work.json";

@@ -53,9 +53,9 @@ def checked_number(name, value, low=None, high=None):
 
 TYPED_LENGTH = 40  # characters: longer text in a number field is refused before Python reads it
 MINUS_SIGNS = re.compile("[\u2212\u2012\u2013\u2014\ufe63\uff0d]")  # −, dashes: what a reader copies from the page
-NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
-DECIMAL_COMMA = re.compile(r"[+-]?\d*,\d+")
-FRACTION = re.compile(r"([+-]?\d+(?:\.\d*)?)/(\d+(?:\.\d*)?)")
+NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)  # 0-9, as JavaScript's \d
+DECIMAL_COMMA = re.compile(r"[+-]?\d*,\d+", re.ASCII)
+FRACTION = re.compile(r"([+-]?\d+(?:\.\d*)?)/(\d+(?:\.\d*)?)", re.ASCII)
 
 
 def typed_number(text, what):

@@ -9,8 +9,10 @@ and every result says whether Python now holds a deep chain of Values (deepGraph
 of a crash that may follow. The handlers, and the json functions it answers with, are looked up
 when the dispatcher is made, not at each request, so a block that replaces this module's names
 (`import tutor.runtime.dispatcher as d; d.run = None`) cannot break the next request: the worker
-holds the function it got at boot. After every request the keeper (keeper.py) puts back whatever
-a block changed in the lesson's own modules, and a run says so in its output.
+holds the function it got at boot. After every request that may have run the reader's code (a run, a
+call with a page's namespace, any call while the reader's engine is installed) the keeper (keeper.py)
+puts back whatever it changed in the lesson's own modules, and a run says so in its output; after the
+other requests the keeper only notes the modules imported meanwhile.
 Broken machinery: when the runtime itself raises, or a run fails and even an empty block then
 fails (`probe`: a block changed something the runtime relies on, such as `ast.parse`), the answer
 is the error `broken`, so the page can tell the reader that Python, not their code, needs a restart.

@@ -28,7 +28,7 @@ PRINTED_CHARACTERS = 2_000
 
 
 def call(module, fn, kwargs, namespace=None):
-    """module.fn(**kwargs) (plus `namespace` when given), answered as {"ok", "value", "error", "printed"}."""
+    """module.fn(**kwargs) (plus `namespace` when given), answered as {"ok", "value", "error", "printed", "printedLines"}."""
     printed = Printed()
     try:
         target = allowed_function(module, fn)
