@@ -22,6 +22,7 @@ from pathlib import Path
 import re
 
 import runnable_fence  # MkDocs puts the hooks' folder on sys.path while it loads a hook
+from prediction_answers import PLACEHOLDER as PREDICTION  # predictions.py's placeholder, not yet filled
 from tutor_sources import FIGURE_MODELS, module_constants
 
 SCHEMA = Path(__file__).resolve().parents[1] / "browser" / "work" / "work-file.schema.json"
@@ -29,7 +30,6 @@ TARGET = Path("assets") / "lesson" / "browser" / "work"
 MAP_NAME = "lesson.json"
 BUILD_YOUR_OWN = "build-your-own.md"   # the chapter whose exercises are the steps of the reader's own engine
 
-PREDICTION = re.compile(r'<div data-prediction="(?P<id>[^"]*)"></div>')  # predictions.py's placeholder, not yet filled
 FIGURE = re.compile(r'<div[^>]*\sdata-widget="(?P<name>[a-z_][a-z0-9_]*)"')  # figures.py's placeholder, not yet filled
 
 pages = {}        # src_uri -> {"path", "title", "blocks"}, filled in on_page_content

@@ -52,9 +52,13 @@ def dispatcher(send, wait=None):
     def emit(kind, **fields):
         send(dumps({"kind": kind, **fields}, allow_nan=False))
 
+    def broken_error(failure, kind):
+        """The error broken: the machinery failed with `failure` (described), of type `kind`."""
+        return error("broken", BROKEN.format(failure=failure), type=kind)
+
     def broken(failure):
         """The error of a machinery that raised `failure` (an exception of the runtime, not of the reader's code)."""
-        return error("broken", BROKEN.format(failure=described(failure)), type=type(failure).__name__)
+        return broken_error(described(failure), type(failure).__name__)
 
     def configure(request):
         engine_source = request.get("engineSource")
@@ -114,7 +118,7 @@ def dispatcher(send, wait=None):
         failure = await machinery_failure()
         if failure is None:
             return {"ok": True, "error": None}
-        return {"ok": False, "error": error("broken", BROKEN.format(failure=failure[0]), type=failure[1])}
+        return {"ok": False, "error": broken_error(*failure)}
 
     async def machinery_failed(identifier, answer):
         """After a run that failed with an exception: if even an empty block fails, the run's error is the
@@ -123,7 +127,7 @@ def dispatcher(send, wait=None):
         if failure is None:
             return answer
         emit("output", id=identifier, stream="note", text=bracketed(BROKEN_NOTE.format(failure=failure[0])))
-        return {**answer, "error": error("broken", BROKEN.format(failure=failure[0]), type=failure[1])}
+        return {**answer, "error": broken_error(*failure)}
 
     run_block, call_function, stop_waiting_run = runner.run, page_calls.call, stopping.stop_waiting_run
     handlers = {"configure": configure, "run": run, "call": call, "probe": probe}
