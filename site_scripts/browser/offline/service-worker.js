@@ -14,6 +14,9 @@
    GitHub Pages that cannot send those headers, and names its build in each page's Server-Timing header
    (a page whose document an older build answered then knows to reload). Every URL is derived from the registration scope, so the
    site works under a sub-path such as /some-repo/.
+   Python's worker shares this origin, so Cache Storage may hold anything: every entry is checked against
+   the build's hash each time it is served (and before an older build's copy is reused), a mismatch is
+   dropped and fetched again, and a cached entry's own headers are never used (its type comes from TYPES).
    What it is not: a general caching library; it caches nothing outside the build's list and never
    touches requests to other origins. */
 const BUILD = { version: "unbuilt", files: {} };
@@ -52,6 +55,32 @@ function cacheKey(path) {
   return `${new URL(path, SCOPE).href}?sri=${encodeURIComponent(BUILD.files[path])}`;
 }
 
+// The type of a built file, by its ending (tests/site/test_offline_integrity.py checks every listed file has one).
+const TYPES = {
+  html: "text/html; charset=utf-8", js: "text/javascript", mjs: "text/javascript", css: "text/css",
+  json: "application/json", map: "application/json", ipynb: "application/json", xml: "application/xml",
+  wasm: "application/wasm", zip: "application/zip", whl: "application/zip", gz: "application/gzip",
+  bin: "application/octet-stream", py: "text/plain; charset=utf-8", txt: "text/plain; charset=utf-8",
+  woff2: "font/woff2", woff: "font/woff", ttf: "font/ttf", png: "image/png", svg: "image/svg+xml", ico: "image/x-icon",
+};
+
+/** `response` (a cache entry for `path`) rebuilt from its bytes if they are the build's, else null. */
+async function asBuilt(path, response) {
+  if (!response) return null;
+  const body = await response.arrayBuffer();
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", body));
+  if (`sha256-${btoa(String.fromCharCode(...digest))}` !== BUILD.files[path]) return null;
+  const type = TYPES[path.slice(path.lastIndexOf(".") + 1)] ?? "application/octet-stream";
+  return new Response(body, { headers: { "Content-Type": type } });
+}
+
+/** The cached copy of `path` if it is the build's; a copy that is not is deleted, never served. */
+async function cachedAsBuilt(cache, path) {
+  const cached = await asBuilt(path, await cache.match(cacheKey(path)));
+  if (!cached) await cache.delete(cacheKey(path));
+  return cached;
+}
+
 async function olderCaches() {
   const names = (await caches.keys()).filter((name) => name.startsWith(CACHE_PREFIX) && name !== CACHE_NAME);
   return Promise.all(names.map((name) => caches.open(name)));
@@ -82,7 +111,7 @@ async function precacheBuild({ reuseOnly = false } = {}) {
   for (const path of Object.keys(BUILD.files)) {
     if (await cache.match(cacheKey(path))) { copied.done += size(path); continue; }
     let reused = null;
-    for (const olderCache of older) reused = reused || (await olderCache.match(cacheKey(path)));
+    for (const olderCache of older) reused ||= await asBuilt(path, await olderCache.match(cacheKey(path)));
     if (reused) { await cache.put(cacheKey(path), reused); copied.done += size(path); }
     else toDownload.push(path);
   }
@@ -145,7 +174,8 @@ function withIsolationHeaders(response, request, { status, statusText } = respon
 async function respond(request) {
   const path = sitePath(request.url);
   const cache = await caches.open(CACHE_NAME);
-  const cached = path in BUILD.files ? await cache.match(cacheKey(path)) : undefined;
+  const listed = path in BUILD.files;
+  const cached = listed ? await cachedAsBuilt(cache, path) : null;
   if (cached) return withIsolationHeaders(cached, request);
   try {
     let response = await fetch(request);
@@ -156,7 +186,7 @@ async function respond(request) {
     if (response.status === 304) response = await fetch(request.url, { cache: "no-cache" });
     return withIsolationHeaders(response, request);
   } catch (error) {
-    const notFound = request.mode === "navigate" && "404.html" in BUILD.files && (await cache.match(cacheKey("404.html")));
+    const notFound = request.mode === "navigate" && "404.html" in BUILD.files && (await cachedAsBuilt(cache, "404.html"));
     if (notFound) return withIsolationHeaders(notFound, request, { status: 404, statusText: "Not Found" });
     throw error;
   }

@@ -52,6 +52,29 @@ for (const scope of [Object.getPrototypeOf(self), self]) {
     });
   } catch { /* a browser that does not let it be replaced */ }
 }
+
+// Reader code runs in this worker, and the worker shares the site's origin: through `js.caches` it could
+// rewrite the offline copy that the service worker serves to every page, and through IndexedDB, the
+// origin's file system or a worker of its own, other storage of the site. None of it is Python's to use:
+// once Pyodide has started, each way in is replaced, on the global object and up its prototype chain,
+// by a getter that refuses in plain words and cannot be replaced again.
+const NO_STORAGE = "Python in this lesson has no access to the site's storage";
+const STORAGE_WAYS = [
+  [self, ["caches", "indexedDB", "Worker", "SharedWorker", "BroadcastChannel", "cookieStore"]],
+  [navigator, ["storage", "serviceWorker", "storageBuckets"]],
+];
+function withholdOriginStorage() {
+  const refuse = () => { throw new Error(NO_STORAGE); };
+  for (const [holder, names] of STORAGE_WAYS) {
+    for (const name of names) {
+      for (let scope = holder; scope !== null; scope = Object.getPrototypeOf(scope)) {
+        if (scope !== holder && !Object.hasOwn(scope, name)) continue;
+        delete scope[name];
+        Object.defineProperty(scope, name, { get: refuse, set: refuse, configurable: false });
+      }
+    }
+  }
+}
 let token = null;
 let tokenArrived; // resolved by the page's first message: nothing is posted before it (the page would drop it)
 const tokenReceived = new Promise((resolve) => { tokenArrived = resolve; });
@@ -137,8 +160,10 @@ async function boot() {
     await installLessonWheels(pyodide, lessonWheels, lessonFiles);
     if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
     const runtime = pyodide.pyimport("tutor.runtime.dispatcher");
-    dispatch = runtime.dispatcher((event) => post(parseJSON(event)), waiter());
+    const dispatcher = runtime.dispatcher((event) => post(parseJSON(event)), waiter());
     runtime.destroy();
+    withholdOriginStorage(); // before the first request, so before any reader code
+    dispatch = dispatcher;
     status("ready", "Python is ready", 1, { boot: started.boot });
   } catch (error) {
     console.error(`Python could not start: ${error.message}`); // for whoever hosts the site, too
