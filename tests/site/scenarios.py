@@ -13,6 +13,7 @@ test per row, in table order, on one browser profile:
   - a checked prediction names the slip of a wrong answer, confirms the right one and keeps it after a reload;
   - every lesson page opens; Python runs offline after the footer said the copy is saved;
   - the teacher's class overview reads two learners' work files and a bad one dropped onto it;
+  - a block cannot reach the offline copy, and a cached page rewritten behind its back is never served;
   - and in every scenario no page logs a console error, an uncaught error or a CSP violation.
 
 Adding a scenario: write `def my_scenario(reader, url, lesson)`, which drives `reader` (open, control,
@@ -54,6 +55,19 @@ ENGINE = {
     "firstLine": "EDITED_MARK = 42",
     "check": "import tinygrad; print(getattr(tinygrad, 'EDITED_MARK', 'original'))",
 }
+# Reader code against the offline copy (issue #34): a block reaches for Cache Storage and is refused; then the
+# page itself (standing in for a Python that still had it) rewrites a cached lesson page, which is never served.
+UNTRUSTED = {"code": "import js; print(js.caches)", "refusal": "Python in this lesson has no access to the site's storage",
+             "target": "your-work/", "marker": "POISONED-BY-A-BLOCK"}
+POISON_CACHED_PAGE = """return (async (target, marker) => {
+  const root = new URL("./", navigator.serviceWorker.controller.scriptURL);
+  const text = await (await fetch(new URL("service-worker.js", root))).text();
+  const build = JSON.parse(text.match(/const BUILD = (\\{.*?\\n\\});/s)[1]);
+  const cache = await caches.open(`lesson-offline ${root.pathname} ${build.version}`);
+  const key = new URL(target + "index.html", root).href + "?sri=" + encodeURIComponent(build.files[target + "index.html"]);
+  await cache.put(key, new Response(`<h1>${marker}</h1>`, { headers: { "Content-Type": "text/html" } }));
+  return (await cache.match(key)) !== undefined;
+})(arguments[0], arguments[1]);"""
 CLASS = {"page": "class-overview/", "learners": ["Kim", "Lou"], "bad": ["notes.json", "not a work file"],
          "refusal": "notes.json: This is not a work file: its text is not JSON."}
 # A checked prediction: on `page`, the one with `id` (docs/predictions.yml), answered first with the value of
@@ -300,6 +314,22 @@ def check_offline(seen, run):
         assert seen["onLine"] is False, seen
 
 
+def untrusted_code_changes_nothing_served(reader, url, lesson):
+    reader.open(url + lesson.block_page)
+    first = reader.block(1)
+    reader.set_code(first, UNTRUSTED["code"])
+    output = reader.run(first)
+    poisoned = reader.evaluate(POISON_CACHED_PAGE, UNTRUSTED["target"], UNTRUSTED["marker"])
+    reader.open(url + UNTRUSTED["target"])
+    return {"output": output, "poisoned": poisoned, "heading": reader.evaluate("return document.querySelector('h1')?.textContent")}
+
+
+def check_untrusted(seen, run):
+    assert UNTRUSTED["refusal"] in seen["output"], seen
+    assert seen["poisoned"] is True, seen  # the entry was there to be served
+    assert seen["heading"].startswith("Your work") and UNTRUSTED["marker"] not in seen["heading"], seen
+
+
 def class_overview_reads_work_files(reader, url, lesson):
     reader.open(url + CLASS["page"])
     reader.wait("const field = document.querySelector('.class-overview input[type=file]'); return field && !field.disabled")
@@ -345,6 +375,7 @@ SCENARIOS = [
     Scenario("everyPage", every_page, check_every_page),
     Scenario("classOverview", class_overview_reads_work_files, check_class_overview),
     Scenario("offline", works_offline, check_offline, needs=("serviceWorkerTakesControl",)),
+    Scenario("untrustedCode", untrusted_code_changes_nothing_served, check_untrusted, needs=("offline",)),
     Scenario("plainBoot", block_runs, check_block_from("plain"), on="plain"),
     Scenario("stopNotIsolated", stop_ends_a_loop, check_stop(False), on="plain", tolerated=(WORKER_TERMINATED,)),
 ]
