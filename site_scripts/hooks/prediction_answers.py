@@ -86,7 +86,7 @@ def computed(identifier, entry, namespace):
     def evaluate(expression, what):
         try:
             return eval(expression, dict(namespace, **values))  # noqa: S307  trusted code from this repository
-        except Exception as problem:
+        except Exception as problem:  # noqa: BLE001 - any failure is the prediction's, named in the build's error
             raise PredictionError(f"prediction {identifier!r}: {what} `{expression}` failed: "
                                   f"{type(problem).__name__}: {problem}") from None
 

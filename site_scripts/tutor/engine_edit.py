@@ -70,18 +70,18 @@ def problems(source):
     captured = io.StringIO()  # what the engine prints at import is not the verdict
     try:
         with contextlib.redirect_stdout(captured), contextlib.redirect_stderr(captured):
-            exec(code, module.__dict__)
+            exec(code, module.__dict__)  # noqa: S102 - the reader's engine, checked as an import would run it
     except KeyboardInterrupt:  # Stop the check, or its time limit, on a page that can interrupt Python
         return ("The check was stopped while Python imported your engine. Does it run forever when it is "
                 "imported, for example in a loop at the top level?")
-    except BaseException as error:  # noqa: B036 - SystemExit at import breaks the site just the same
+    except BaseException as error:  # noqa: BLE001 - SystemExit at import breaks the site just the same
         return "Importing your engine failed:\n" + engine_traceback(error)
     try:
         with contextlib.redirect_stdout(captured), contextlib.redirect_stderr(captured):
             missing = missing_names(module)
     except KeyboardInterrupt:
         raise
-    except Exception as error:
+    except Exception as error:  # noqa: BLE001 - the reader's Value failed: say so
         return ("Your engine imports, but making a Value with it failed (the site makes Value(2) and "
                 "Value(3, [(leaf, 1.5)])):\n" + engine_traceback(error))
     if missing:

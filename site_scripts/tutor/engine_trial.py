@@ -102,7 +102,7 @@ def figures_failure(candidate=None):
                 json.dumps(state, allow_nan=False)
         except KeyboardInterrupt:
             raise
-        except BaseException as error:  # noqa: B036 - whatever stops the figure stops it for the reader
+        except BaseException as error:  # noqa: BLE001 - whatever stops the figure stops it for the reader
             if function == "initial":
                 return f'the figure "{title}" cannot start with it:\n{described(error, candidate)}'
             return (f'the figure "{title}" starts with it, but its control {function}() fails:\n'
@@ -134,12 +134,12 @@ def show_failure(candidate=None):
     trying = "show() on a small loss"
     namespace = {"__name__": "__main__"}
     try:
-        exec(compile(SHOWN_BLOCK, "<show() tried on your engine>", "exec"), namespace)
+        exec(compile(SHOWN_BLOCK, "<show() tried on your engine>", "exec"), namespace)  # noqa: S102 - the lesson's own block
         picture = importlib.import_module(f"{FIGURES}.expression_graph").picture(namespace["loss"], namespace)
         json.dumps(picture, allow_nan=False)
     except KeyboardInterrupt:
         raise
-    except BaseException as error:  # noqa: B036
+    except BaseException as error:  # noqa: BLE001
         return ("show() cannot draw the graph of a loss made with it, L = (w * x + b - y) ** 2:\n"
                 f"{described(error, candidate)}")
     return ""
@@ -154,7 +154,7 @@ def exercises_failure(candidate):
             exercise = importlib.import_module(f"{EXERCISES}.{module.name}")
         except KeyboardInterrupt:
             raise
-        except BaseException as error:  # noqa: B036
+        except BaseException as error:  # noqa: BLE001
             return (f"the checks of the exercise {module.name} cannot start with it:\n"
                     f"{described(error, candidate)}")
         solution = getattr(exercise, "SOLUTION", "")
@@ -180,10 +180,10 @@ def solution_failure(name, exercise, solution, candidate):
     printed = io.StringIO()
     try:
         with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
-            exec(compile(shortened(solution), f"<the solution of {name}>", "exec"), namespace)
+            exec(compile(shortened(solution), f"<the solution of {name}>", "exec"), namespace)  # noqa: S102 - the lesson's own solution
     except KeyboardInterrupt:
         raise
-    except BaseException as error:  # noqa: B036
+    except BaseException as error:  # noqa: BLE001
         return f"the solution of the exercise {name} fails with it:\n{described(error, candidate)}"
     trying = f"the checks of the exercise {name}"
     try:
@@ -191,7 +191,7 @@ def solution_failure(name, exercise, solution, candidate):
             exercise.check(namespace)
     except KeyboardInterrupt:
         raise
-    except BaseException as error:  # noqa: B036
+    except BaseException as error:  # noqa: BLE001
         return f"the checks of the exercise {name} cannot judge its solution with it:\n{described(error, candidate)}"
     return ""
 

@@ -30,7 +30,7 @@ FORMULAS = DOCUMENT["formulas"]
 def engine_namespace():
     """The names the expressions may use: whatever the `setup` code of numbers.yml defines."""
     namespace = {}
-    exec(DOCUMENT["setup"], namespace)  # noqa: S102  trusted code from this repository
+    exec(DOCUMENT["setup"], namespace)
     return namespace
 
 
@@ -45,7 +45,7 @@ def test_number_matches_engine(name, engine_namespace):
     shown = ast.literal_eval(entry["text"])
     assert ("engine" in entry) != ("check" in entry), f"{name}: give exactly one of `engine` and `check`"
     if "engine" in entry:
-        value = eval(entry["engine"], dict(engine_namespace))  # noqa: S307
+        value = eval(entry["engine"], dict(engine_namespace))
         assert round(value, decimals(entry["text"])) == shown, f"{name}: engine gives {value!r}"
     else:
         assert eval(entry["check"], dict(engine_namespace, shown=shown)), f"{name}: {entry['check']}"
@@ -76,7 +76,7 @@ def test_formula_matches_engine(name, engine_namespace):
         variables = sorted(point)
         assert {str(s) for s in formula.free_symbols} <= set(variables), f"{name}: a variable has no value"
         by_formula = float(lambdify(variables, formula)(*(point[v] for v in variables)))
-        by_engine = eval(entry["engine"], dict(engine_namespace, **point))  # noqa: S307
+        by_engine = eval(entry["engine"], dict(engine_namespace, **point))
         assert math.isclose(by_formula, by_engine, rel_tol=1e-9, abs_tol=1e-9), f"{name} at {point}"
 
 

@@ -142,7 +142,7 @@ def test_the_hook_refuses_an_answer_key_without_every_exercise():
 def run(code):
     namespace = {"__name__": "__main__"}
     with contextlib.redirect_stdout(io.StringIO()):
-        exec(compile(code, "<solution>", "exec"), namespace)  # noqa: S102  the lesson's own solutions
+        exec(compile(code, "<solution>", "exec"), namespace)
     return namespace
 
 
@@ -212,8 +212,8 @@ def questions_namespace():
     """docs/numbers.yml's `setup` (the lesson's helpers), then teachers-questions.yml's own."""
     from test_numbers import DOCUMENT
     namespace = {}
-    exec(DOCUMENT["setup"], namespace)  # noqa: S102  trusted code from this repository
-    exec(QUESTIONS.get("setup", ""), namespace)  # noqa: S102
+    exec(DOCUMENT["setup"], namespace)
+    exec(QUESTIONS.get("setup", ""), namespace)
     return namespace
 
 
@@ -256,10 +256,10 @@ def test_every_number_of_an_exit_question_or_misconception_is_computed(chapter, 
         except (ValueError, SyntaxError):
             shown = number["text"]
         if "engine" in number:
-            value = eval(number["engine"], dict(questions_namespace))  # noqa: S307  trusted code from this repository
+            value = eval(number["engine"], dict(questions_namespace))
             assert round(value, decimals(number["text"])) == shown, f"{number['text']}: the engine gives {value!r}"
         else:
-            assert eval(number["check"], dict(questions_namespace, shown=shown)), number["check"]  # noqa: S307
+            assert eval(number["check"], dict(questions_namespace, shown=shown)), number["check"]
     covered = {token for number in listed for token in NUMBER_TOKEN.findall(number["text"])}
     covered |= set(NUMBER_TOKEN.findall(entry["question"]))
     uncovered = [token for token in NUMBER_TOKEN.findall(stated) if token not in covered]

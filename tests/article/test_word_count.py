@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, when run as a script
-from lesson_pages import LEARNER_PAGES  # noqa: E402
+from lesson_pages import LEARNER_PAGES
 
 REPO = Path(__file__).resolve().parents[2]
 DOCS = REPO / "docs"

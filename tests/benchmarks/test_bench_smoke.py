@@ -20,7 +20,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import run_all  # noqa: E402  (after the path is set)
+import run_all
 
 
 def test_the_benchmark_starts_as_the_command_starts_it():

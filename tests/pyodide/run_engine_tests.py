@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path("engine").resolve()))
 
-import tinygrad  # noqa: E402  (after the path is set)
+import tinygrad
 
 
 def load_module(path):

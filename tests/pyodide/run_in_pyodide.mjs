@@ -72,7 +72,7 @@ async function main(argv) {
   for (const relativePath of filesToCopy) copyIntoPyodide(pyodide, relativePath);
 
   pyodide.globals.set("script_arguments", pyodide.toPy(pythonArguments));
-  let exitCode = 0;
+  let exitCode;
   try {
     exitCode = pyodide.runPython(`
 import os, runpy, sys

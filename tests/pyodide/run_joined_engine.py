@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path("site_scripts").resolve()))
 
-from tutor import engine_edit  # noqa: E402  (after the path is set)
+from tutor import engine_edit
 
 
 def main(source):

@@ -7,7 +7,6 @@ missing name or attribute, text, a Value itself, infinity, a path that is not a 
 is a ValueError in plain words.
 What it is not: the check of the reader's answer (the page's judge.mjs, tests/article/test_predictions.py).
 """
-import json
 
 import pytest
 

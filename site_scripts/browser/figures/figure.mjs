@@ -76,7 +76,7 @@ export class FigureFrame {
   /** True while a request with this `key` (a slider's or radio group's) waits to be answered: its
    *  control then keeps the reader's latest input instead of the state's. A frame that answers at
    *  once never waits. */
-  pending(key) {
+  pending(_key) {
     return false;
   }
 

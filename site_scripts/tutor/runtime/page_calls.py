@@ -43,7 +43,7 @@ def call(module, fn, kwargs, namespace=None):
         return answer(error(refusal.kind, refusal.message), printed)
     except KeyboardInterrupt:
         return answer(error("stopped", "Stopped by the Stop button."), printed)
-    except BaseException as raised:  # noqa: B036 - SystemExit in a called function is an error too
+    except BaseException as raised:  # noqa: BLE001 - SystemExit in a called function is an error too
         return answer(error("exception", str(raised), type=type(raised).__name__, traceback=reader_traceback(raised),
                             hint=None), printed)
     problem = not_json(value)

@@ -69,7 +69,7 @@ async def run(page, code, on_output, on_graph=None, filename="<python block>", f
         return succeeded(engine_changed)
     except SystemExit as exit_request:
         return ended_by_exit(exit_request, printed, engine_changed)
-    except BaseException as raised:  # noqa: B036 - KeyboardInterrupt is the reader's too
+    except BaseException as raised:  # noqa: BLE001 - KeyboardInterrupt is the reader's too
         result = ended_by_error(raised, engine_changed)
         printed.report("stderr", result["report"])
         if repaired:
@@ -120,5 +120,5 @@ async def execute(code, filename, namespace):
 
 
 async def evaluate(code_object, namespace):
-    result = eval(code_object, namespace)
+    result = eval(code_object, namespace)  # noqa: S307 - running the reader's code is the runner's job
     return await result if inspect.iscoroutine(result) else result

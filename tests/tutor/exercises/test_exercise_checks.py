@@ -13,7 +13,6 @@ import contextlib
 import importlib
 import inspect
 import io
-import json
 import re
 from pathlib import Path
 

@@ -131,7 +131,10 @@ def test_one_step_from_reset_moves_w_from_one_to_two_point_two():
 def test_loss_gradients_agree_with_a_central_difference(loss_kind, w):
     weight, _, _ = loss_experiment.forward_backward(loss_kind, w)
     h = 1e-6
-    loss = lambda t: loss_experiment.forward_backward(loss_kind, t)[2].data
+
+    def loss(t):
+        return loss_experiment.forward_backward(loss_kind, t)[2].data
+
     assert weight.grad == pytest.approx((loss(w + h) - loss(w - h)) / (2 * h), rel=1e-6)
 
 

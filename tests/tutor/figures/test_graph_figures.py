@@ -112,9 +112,12 @@ def test_trace_rejects_an_impossible_step_count():
 
 def test_the_value_passing_its_gradient_and_its_edges_are_marked_active():
     state = backprop_graph.seed_gradient(backprop_graph.initial())
-    active = lambda graph: ([node["symbol"] for node in graph["nodes"] if node["is_active"]],
-                            [(graph["nodes"][e["parent"]]["symbol"], graph["nodes"][e["child"]]["symbol"])
-                             for e in graph["edges"] if e["active"]])
+
+    def active(graph):
+        return ([node["symbol"] for node in graph["nodes"] if node["is_active"]],
+                [(graph["nodes"][e["parent"]]["symbol"], graph["nodes"][e["child"]]["symbol"])
+                 for e in graph["edges"] if e["active"]])
+
     assert active(state["graph"]) == (["L"], [])  # seeded: the root, no edge followed yet
     state = backprop_graph.backpropagate_one_operation(state)
     assert active(state["graph"]) == (["L"], [("e", "L")])

@@ -97,7 +97,10 @@ def engine_module(text):
 def figure_states(engine):
     """{figure: [its state after initial() and after each of its CALLS]}, every figure model imported afresh
     with `engine` as tinygrad; the modules imported before are put back afterwards."""
-    ours = lambda name: name == "tinygrad" or name == "tutor.figures" or name.startswith("tutor.figures.")
+
+    def ours(name):
+        return name == "tinygrad" or name == "tutor.figures" or name.startswith("tutor.figures.")
+
     saved = {name: module for name, module in sys.modules.items() if ours(name)}
     for name in saved:
         del sys.modules[name]

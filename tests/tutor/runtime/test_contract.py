@@ -25,7 +25,7 @@ import pytest
 import contract_js
 from helpers import REPO
 from own_thread import in_own_thread
-from tutor.runtime import contract, dispatcher as dispatcher_module, guards, page_calls, runner
+from tutor.runtime import contract, dispatcher as dispatcher_module, guards, page_calls
 
 PYTHON_ERROR_KINDS = {kind.name for kind in contract.ERRORS if kind.by == "python"}
 PYTHON_EVENTS = {kind.name for kind in contract.EVENTS if kind.sender == "python"}
