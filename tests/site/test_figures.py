@@ -141,7 +141,7 @@ def test_mystery_curve_shows_local_value_and_slope_then_the_whole_curve(page, si
     figure = open_figure(page, site_url, built_site, "mystery_curve")
     expect(figure.locator(".figure__curve")).to_have_count(0)
     figure.get_by_role("slider", name="Known evaluation point x").fill("1.5")
-    expected = model.view(1.5, revealed=False)
+    expected = model.new_state(1.5, revealed=False)
     assert readout(figure, "f(x)") == expected["value_text"]
     assert readout(figure, "f'(x) from backward()") == expected["slope_text"]
     expect(figure.locator(".figure__tangent")).to_have_count(1)

@@ -240,7 +240,7 @@ def test_experiment_1_the_tangent_keeps_its_point_with_half_the_slope(site_packa
     importlib.import_module("tutor.engine_edit").install(FORGETFUL_BACKWARD)
     model = importlib.import_module("tutor.figures.secant_tangent")
     for x in (5, 2, -3.5):
-        tangent = model.view(x=x, h_index=0)["tangent"]
+        tangent = model.new_state(x=x, h_index=0)["tangent"]
         slope, height = slope_and_height_at(tangent, x)
         assert slope == x != 2 * x and height == pytest.approx(x * x)
         assert slope_and_height_at(tangent, 0)[1] == pytest.approx(0)  # where the parabola is, too

@@ -191,7 +191,7 @@ def comparison(graph, engine_gradients):
             f"box{'es' if len(differing) > 1 else ''}: {'; '.join(differing)}. The engine in use does not follow the chain rule there.")
 
 
-def view(choice, texts, messages, warning=False):
+def new_state(choice, texts, messages, warning=False):
     """Everything the view draws, for the graph `choice` and the texts typed into every field of both graphs."""
     graphs = {name: Graph(name) for name in GRAPHS}
     forms = {name: rows(graph.boxes, texts[name], agrees) for name, graph in graphs.items()}
@@ -249,20 +249,20 @@ def opening(choice):
 
 
 def initial():
-    return view(DEFAULT_GRAPH, empty_texts(), [opening(DEFAULT_GRAPH)])
+    return new_state(DEFAULT_GRAPH, empty_texts(), [opening(DEFAULT_GRAPH)])
 
 
 def choose_graph(state, choice):
     _, texts = unpacked(state)
     choice = checked_choice(choice)
-    return view(choice, texts, [opening(choice)] if not texts[choice] else [])
+    return new_state(choice, texts, [opening(choice)] if not texts[choice] else [])
 
 
 def start_again(state):
     """The chosen graph with every field empty again (the other graph keeps its entries)."""
     choice, texts = unpacked(state)
     texts[choice] = {}
-    return view(choice, texts, [opening(choice)])
+    return new_state(choice, texts, [opening(choice)])
 
 
 def check_entry(state, box, text):
@@ -276,8 +276,8 @@ def check_entry(state, box, text):
     number, problem = entry(form, box, text, f"the gradient of {box}")
     texts[choice][box] = text
     if problem is not None:
-        return view(choice, texts, [problem], warning=True)
+        return new_state(choice, texts, [problem], warning=True)
     value = graph.by_key[box]
     if agrees(number, graph.gradients[value]):
-        return view(choice, texts, [right_sentence(graph, value)])
-    return view(choice, texts, [slip(graph, value, number)], warning=True)
+        return new_state(choice, texts, [right_sentence(graph, value)])
+    return new_state(choice, texts, [slip(graph, value, number)], warning=True)

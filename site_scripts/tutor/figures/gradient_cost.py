@@ -80,7 +80,7 @@ def checked_parameters(n):
     return int(n)
 
 
-def view(n, with_curve=False):
+def new_state(n, with_curve=False):
     cost = costs(n)
     ratio = cost["finite"] / cost["reverse"]
     forward_ratio = cost["forward_mode"] / cost["reverse"]
@@ -148,8 +148,8 @@ def forward_mode_sentence(n, cost, forward_ratio):
 
 
 def initial():
-    return view(DEFAULT_PARAMETERS, with_curve=True)
+    return new_state(DEFAULT_PARAMETERS, with_curve=True)
 
 
 def set_parameters(state, parameters):
-    return view(checked_parameters(parameters))
+    return new_state(checked_parameters(parameters))

@@ -211,15 +211,15 @@ def operation_stepping(build, closing_sentence=pass_complete):
     complete. Returns (initial, seed_gradient, backpropagate_one_operation), each returning the
     figure's whole state (see stepping_state).
     """
-    def view(seeded, edges_done):
+    def new_state(seeded, edges_done):
         root, names = build()
         return stepping_state(root, names, seeded, edges_done, closing_sentence)
 
     def initial():
-        return view(seeded=False, edges_done=0)
+        return new_state(seeded=False, edges_done=0)
 
     def seed_gradient(state):
-        return view(seeded=True, edges_done=0)
+        return new_state(seeded=True, edges_done=0)
 
     def backpropagate_one_operation(state):
         root, names = build()
@@ -228,6 +228,6 @@ def operation_stepping(build, closing_sentence=pass_complete):
             raise ValueError(f"Seed the gradient first: backpropagation starts from d{symbol}/d{symbol} = 1.")
         if state_field(state, "edges_done") >= edge_count(root):
             raise ValueError("The backward pass is complete: seed the gradient again to replay it.")
-        return view(seeded=True, edges_done=next_operation_end(root, state_field(state, "edges_done")))
+        return new_state(seeded=True, edges_done=next_operation_end(root, state_field(state, "edges_done")))
 
     return initial, seed_gradient, backpropagate_one_operation

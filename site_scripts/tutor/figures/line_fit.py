@@ -59,7 +59,7 @@ def loss_at(w, b):
     return loss
 
 
-def view(w, b, learning_rate, history, path, diverged_at=None):
+def new_state(w, b, learning_rate, history, path, diverged_at=None):
     messages = []
     if diverged_at is not None:
         messages.append(
@@ -113,7 +113,7 @@ def reset(learning_rate=DEFAULT_LEARNING_RATE, w=START["w"], b=START["b"]):
         loss = loss_at(w, b)
     except OverflowError:
         raise ValueError(f"the loss at w = {number_text(w)}, b = {number_text(b)} is too large for a float") from None
-    return view(w, b, checked_learning_rate(learning_rate), [loss], [[w, b]])
+    return new_state(w, b, checked_learning_rate(learning_rate), [loss], [[w, b]])
 
 
 def initial():
@@ -133,7 +133,7 @@ def unpacked(state):
 
 def set_learning_rate(state, learning_rate):
     w, b, _, history, path, diverged_at = unpacked(state)
-    return view(w, b, checked_learning_rate(learning_rate), history, path, diverged_at)
+    return new_state(w, b, checked_learning_rate(learning_rate), history, path, diverged_at)
 
 
 def step(state, count=1):
@@ -142,15 +142,15 @@ def step(state, count=1):
         raise ValueError(f"count must be a whole number from 1 to {MAX_STEPS_PER_CALL}, not {count!r}")
     w, b, learning_rate, history, path, diverged_at = unpacked(state)
     if diverged_at is not None:
-        return view(w, b, learning_rate, history, path, diverged_at)
+        return new_state(w, b, learning_rate, history, path, diverged_at)
     learning_rate = checked_learning_rate(learning_rate)
     for _ in range(count):
         try:
             new_w, new_b = descend(w, b, learning_rate)
             new_loss = loss_at(new_w, new_b)
         except OverflowError:  # keep the last finite parameters; say which step failed
-            return view(w, b, learning_rate, history, path, diverged_at=len(history))
+            return new_state(w, b, learning_rate, history, path, diverged_at=len(history))
         w, b = new_w, new_b
         history.append(new_loss)
         path.append([w, b])
-    return view(w, b, learning_rate, history, path)
+    return new_state(w, b, learning_rate, history, path)

@@ -49,7 +49,7 @@ def checked(loss_kind, w):
     return checked_number("Weight w", w, W_RANGE["min"], W_RANGE["max"])
 
 
-def view(loss_kind, w, note=None):
+def new_state(loss_kind, w, note=None):
     w = checked(loss_kind, w)
     weight, prediction, loss = forward_backward(loss_kind, w)
     messages = [note] if note else []
@@ -77,19 +77,19 @@ def view(loss_kind, w, note=None):
 
 
 def initial():
-    return view("squared", START_W)
+    return new_state("squared", START_W)
 
 
 def choose_loss(state, loss_kind):
-    return view(loss_kind, state_field(state, "w"))
+    return new_state(loss_kind, state_field(state, "w"))
 
 
 def move_weight(state, w):
-    return view(state_field(state, "loss_kind"), w)
+    return new_state(state_field(state, "loss_kind"), w)
 
 
 def reset(state):
-    return view(state_field(state, "loss_kind"), START_W)
+    return new_state(state_field(state, "loss_kind"), START_W)
 
 
 def take_one_step(state):
@@ -98,7 +98,7 @@ def take_one_step(state):
     weight, _, _ = forward_backward(loss_kind, w)
     new_w = w - LEARNING_RATE * weight.grad
     if not (math.isfinite(new_w) and W_RANGE["min"] <= new_w <= W_RANGE["max"]):
-        return view(loss_kind, w, note=f"That step would leave the plotted range of w; w stays at {number_text(w)}.")
+        return new_state(loss_kind, w, note=f"That step would leave the plotted range of w; w stays at {number_text(w)}.")
     note = (f"Step: w ← {number_text(w)} − {number_text(LEARNING_RATE)} × ({number_text(weight.grad)})"
             f" = {number_text(new_w)}.")
-    return view(loss_kind, new_w, note=note)
+    return new_state(loss_kind, new_w, note=note)

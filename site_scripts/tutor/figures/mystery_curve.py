@@ -32,7 +32,7 @@ def value_and_slope(x):
     return result.data, point.grad
 
 
-def view(x, revealed):
+def new_state(x, revealed):
     x = checked_number("Known evaluation point x", x, X_RANGE["min"], X_RANGE["max"])
     value, slope = value_and_slope(x)
     return {
@@ -51,12 +51,12 @@ def view(x, revealed):
 
 
 def initial():
-    return view(START_X, revealed=False)
+    return new_state(START_X, revealed=False)
 
 
 def move_point(state, x):
-    return view(x, state_field(state, "revealed"))
+    return new_state(x, state_field(state, "revealed"))
 
 
 def reveal_full_curve(state):
-    return view(state_field(state, "x"), revealed=True)
+    return new_state(state_field(state, "x"), revealed=True)

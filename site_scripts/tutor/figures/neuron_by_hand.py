@@ -254,7 +254,7 @@ def finished_message(numbers, expected, mine):
             f"to more than {number_text(ROUNDING)}.")
 
 
-def view(texts, messages, warning=False):
+def new_state(texts, messages, warning=False):
     expected = expected_numbers(build())
     form = rows(boxes_of(expected, texts), texts, within)
     current = open_row(form)
@@ -291,7 +291,7 @@ OPENING = "Work the neuron out by hand: first forward (n, then t), then backward
 
 
 def initial():
-    return view({}, [OPENING])
+    return new_state({}, [OPENING])
 
 
 def unpacked(state):
@@ -300,7 +300,7 @@ def unpacked(state):
 
 def start_again(state):
     unpacked(state)
-    return view({}, [OPENING])
+    return new_state({}, [OPENING])
 
 
 def check_entry(state, box, text):
@@ -314,8 +314,8 @@ def check_entry(state, box, text):
     number, problem = entry(form, box, text, label[0].lower() + label[1:])
     texts[box] = text
     if problem is not None:
-        return view(texts, [problem], warning=True)
+        return new_state(texts, [problem], warning=True)
     mine = own_numbers({key: texts[key] for key, _ in FIELDS[:[key for key, _ in FIELDS].index(box)]})
     if within(number, accepted_ranges(box, expected, mine)):
-        return view(texts, [right_message(box, number, expected, mine)])
-    return view(texts, [slip(box, text, number, expected, mine)], warning=True)
+        return new_state(texts, [right_message(box, number, expected, mine)])
+    return new_state(texts, [slip(box, text, number, expected, mine)], warning=True)

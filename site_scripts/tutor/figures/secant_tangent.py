@@ -24,7 +24,7 @@ def square(x):
     return x * x
 
 
-def view(x, h_index):
+def new_state(x, h_index):
     x = checked_number("Position x", x, X_RANGE["min"], X_RANGE["max"])
     if h_index not in range(len(H_CHOICES)):
         raise ValueError(f"Small change h must be one of the slider's {len(H_CHOICES)} settings, not {h_index!r}")
@@ -56,9 +56,9 @@ def view(x, h_index):
 
 
 def initial():
-    return view(**START)
+    return new_state(**START)
 
 
 def change(state, x=None, h_index=None):
     """The figure after a slider moved; the other setting is kept from `state`."""
-    return view(state_field(state, "x") if x is None else x, state_field(state, "h_index") if h_index is None else h_index)
+    return new_state(state_field(state, "x") if x is None else x, state_field(state, "h_index") if h_index is None else h_index)

@@ -27,7 +27,7 @@ def build(evaluated):
     return q, names
 
 
-def view(evaluated, seeded, edges_done):
+def new_state(evaluated, seeded, edges_done):
     root, names = build(evaluated)
     graph = trace(root, names, seeded, edges_done)
     if not evaluated:
@@ -53,17 +53,17 @@ def view(evaluated, seeded, edges_done):
 
 
 def initial():
-    return view(evaluated=False, seeded=False, edges_done=0)
+    return new_state(evaluated=False, seeded=False, edges_done=0)
 
 
 def evaluate(state):
-    return view(evaluated=True, seeded=False, edges_done=0)
+    return new_state(evaluated=True, seeded=False, edges_done=0)
 
 
 def seed_output_gradient(state):
     if not state_field(state, "evaluated"):
         raise ValueError("Evaluate x × x first: there is no output to seed yet.")
-    return view(evaluated=True, seeded=True, edges_done=0)
+    return new_state(evaluated=True, seeded=True, edges_done=0)
 
 
 def follow_next_operand(state):
@@ -72,4 +72,4 @@ def follow_next_operand(state):
     root, _ = build(evaluated=True)
     if state_field(state, "edges_done") >= edge_count(root):
         raise ValueError("Both operands have been followed already.")
-    return view(evaluated=True, seeded=True, edges_done=state_field(state, "edges_done") + 1)
+    return new_state(evaluated=True, seeded=True, edges_done=state_field(state, "edges_done") + 1)

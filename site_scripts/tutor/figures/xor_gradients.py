@@ -48,7 +48,7 @@ def central_differences(network):
     return gradients, evaluations
 
 
-def view(network, steps):
+def new_state(network, steps):
     loss = xor_surface.xor_loss(network)
     loss.backward()
     backward = [parameter.grad for parameter in network.parameters()]
@@ -79,7 +79,7 @@ def view(network, steps):
 
 
 def initial():
-    return view(xor_surface.network_of(SEED, HIDDEN), 0)
+    return new_state(xor_surface.network_of(SEED, HIDDEN), 0)
 
 
 def train_steps(state):
@@ -90,7 +90,7 @@ def train_steps(state):
         raise ValueError("state['steps'] must be the step count this figure returned")
     with cycle_collector_paused():
         xor_surface.train(network, xor_surface.STEPS_PER_CALL)
-        return view(network, steps + xor_surface.STEPS_PER_CALL)
+        return new_state(network, steps + xor_surface.STEPS_PER_CALL)
 
 
 def reset(state):

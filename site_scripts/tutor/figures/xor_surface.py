@@ -152,7 +152,7 @@ def plateau(history):
     return earlier - history[-1] < PLATEAU_CHANGE * earlier
 
 
-def view(seed, hidden, network, history):
+def new_state(seed, hidden, network, history):
     """Everything the view draws. `history` holds the loss before each step taken, then the loss now."""
     predictions = [network(inputs)[0].data for inputs, _ in XOR_TABLE]
     hidden_values = hidden_outputs(network, hidden)
@@ -201,7 +201,7 @@ def view(seed, hidden, network, history):
 
 def fresh(seed, hidden):
     network = network_of(seed, hidden)
-    return view(seed, hidden, network, [xor_loss(network).data])
+    return new_state(seed, hidden, network, [xor_loss(network).data])
 
 
 def initial():
@@ -226,7 +226,7 @@ def train_steps(state, count=STEPS_PER_CALL):
         count = min(count, MAX_STEPS - (len(history) - 1))
         if count > 0:
             history = history[:-1] + train(network, count) + [xor_loss(network).data]
-        return view(seed, hidden, network, history)
+        return new_state(seed, hidden, network, history)
 
 
 def reset(state):
