@@ -1,4 +1,4 @@
-// runtime.mjs: the page's handle on Python, a thin layer over the worker in worker.mjs.
+// runtime.mjs: the page's handle on Python: the worker in worker.mjs, and when it starts, restarts and runs which engine.
 // What it is: one shared `runtime` object (start, startWhenNear, onStatus, ready, run, call, probe,
 // answering, stop, restart, onRestart, useEngine, engineSource, onEngineChange) used by the runnable blocks, the
 // figures and the engine's editor and banner. It starts the module worker (or, on a full page load

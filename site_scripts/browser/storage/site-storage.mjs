@@ -3,7 +3,7 @@
 // None of them throws: storage that is full, turned off or refused means reading finds nothing,
 // writing reports false and forgetting does nothing. SITE_PATH, the site's root path, goes into the
 // keys, so two sites on one origin (GitHub Pages project sites) keep their items apart.
-// What it is not: what is stored (saved-edits.mjs, engine-store.mjs, saved-progress.mjs and saved-predictions.mjs decide).
+// What it is not: what is stored (the other modules of storage/ decide; work/work-file.mjs gathers it).
 
 // This file is <site root>/assets/lesson/browser/storage/.
 export const SITE_PATH = new URL("../../../../", import.meta.url).pathname;
