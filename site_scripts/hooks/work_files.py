@@ -9,7 +9,7 @@ SAVES_PROGRESS: its name, page and TITLE), from the placeholders the chapters ho
 writes them, with the site's name and a fingerprint of the lesson's code (`build`: it changes whenever
 a block's code, an exercise or a page changes), as assets/lesson/browser/work/lesson.json, and copies
 the work file's JSON Schema (site_scripts/browser/work/work-file.schema.json) beside it, where the
-README and the page "Your work" point readers to it. Both are written before offline.py lists the
+ARCHITECTURE.md and the page "Your work" point readers to it. Both are written before offline.py lists the
 files to keep for offline use, so they are part of the offline copy.
 What it is not: the work file itself (browser/work/work-file.mjs makes and reads it) or its checks.
 """

@@ -6,7 +6,7 @@ Schema 2020-12 and ships unchanged with the built site; that the build's lesson.
 browser numbers them; that generated work files obey the schema under CPython's `jsonschema`, and
 that each kind of damage breaks it; and that the browser's own check (schema-check.mjs, run under
 Node) gives the same verdict as `jsonschema` on every one of those files and refuses a schema keyword
-it does not know. The README describes the same fields the schema has.
+it does not know. ARCHITECTURE.md describes the same fields the schema has.
 What it is not: the pages that make and read the files (tests/site/test_work.py, in Chromium).
 """
 import copy
@@ -166,9 +166,9 @@ def test_the_browsers_check_refuses_a_keyword_it_does_not_know():
     assert js_verdicts([{}], schema) == {"thrown": "schema-check.mjs does not know minLength"}
 
 
-def test_the_readme_describes_every_field():
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("### Work files"):]
+def test_the_architecture_notes_describe_every_field():
+    notes = (REPO / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    section = notes[notes.index("### Work files"):]
     section = section[:section.index("\n## ")] if "\n## " in section else section
     for field in SCHEMA["properties"]:
         assert f"`{field}`" in section, field

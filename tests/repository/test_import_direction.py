@@ -7,7 +7,7 @@ The figures' views (site_scripts/tutor/figures/*.mjs) import from browser/ only
 browser/figures/svg.mjs, which imports nothing of tutor/ however far its own imports go; no file of
 browser/ imports a file of tutor/, so the two folders never import each other in a cycle. The
 views reach the page the other way only by name: browser/figures/figures.mjs loads them with a
-dynamic import() of a URL (README.md, "Layout").
+dynamic import() of a URL (ARCHITECTURE.md, "Where things are").
 What it is not: a bundler's resolution (a specifier that is not relative, or that leaves site_scripts/,
 such as the vendored d3 under assets/vendor/, is not followed), nor a check of dynamic imports.
 """

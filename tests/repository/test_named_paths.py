@@ -1,12 +1,15 @@
-"""test_named_paths.py: every repository path named in README.md and in a file's header exists.
+"""test_named_paths.py: every repository path named in the root's documents and in a file's header exists.
 
-What it is: README.md and the header of every file of the project (a Python module's docstring, the
-leading comment of a JavaScript, CSS, HTML or shell file) name files and folders of the repository;
+What it is: the Markdown documents at the repository's root (README.md, ARCHITECTURE.md,
+CONTRIBUTING.md, DECISIONS.md) and the header of every file of the project (a Python module's
+docstring, the leading comment of a JavaScript, CSS, HTML or shell file) name files and folders of the repository;
 when code moves, those names go stale. This test finds the names and checks each one:
 - a path from the repository's root (`site_scripts/...`, `tests/...`, `docs/...`, `engine/...`,
   `.github/...`), or from site_scripts/ (`tutor/...`, `browser/...`, `hooks/...`, `overrides/...`,
   `server/...`), must exist; a `<placeholder>`, an upper-case NAME or `*` in it stands for any name,
   and at least one file must match;
+- a Markdown link of a root document to a file of the repository (`[CONTRIBUTING.md](CONTRIBUTING.md)`)
+  must lead to one;
 - a file name alone (`page-runs.mjs`, `guards.py`, `start-early.js`, `engine-edit.css`,
   `package.json`) must be the name of some file of the repository, unless it names a file of the
   built site or of a package (BUILT_OR_OUTSIDE).
@@ -67,6 +70,11 @@ def named_paths(text):
     return rooted, bare
 
 
+def linked_paths(text):
+    """The repository files a Markdown text links to (not the web, not an anchor of the same page)."""
+    return {target for target in re.findall(r"\]\(([^)\s#]+)[^)]*\)", text) if "://" not in target}
+
+
 def exists(path):
     """Whether the rooted `path` names something in the repository (placeholders and * match any name)."""
     bases = [REPO] if not path.startswith(SCRIPT_FOLDERS) else [REPO / "site_scripts"]
@@ -76,15 +84,18 @@ def exists(path):
     return any((base / pattern).exists() for base in bases)
 
 
-SOURCES = [REPO / "README.md", *[path for path in FILES if path.suffix in HEADER_SUFFIXES
-                                 and "node_modules" not in path.parts]]
+DOCUMENTS = ("README.md", "ARCHITECTURE.md", "CONTRIBUTING.md", "DECISIONS.md")  # read whole
+SOURCES = [*(REPO / name for name in DOCUMENTS), *[path for path in FILES if path.suffix in HEADER_SUFFIXES
+                                                   and "node_modules" not in path.parts]]
 
 
 @pytest.mark.parametrize("source", SOURCES, ids=lambda path: str(path.relative_to(REPO)))
 def test_every_path_a_header_names_exists(source):
-    text = source.read_text(encoding="utf-8") if source.name == "README.md" else header(source)
+    text = source.read_text(encoding="utf-8") if source.name in DOCUMENTS else header(source)
     rooted, bare = named_paths(text)
     missing = sorted(path for path in rooted if not exists(path))
+    if source.name in DOCUMENTS:
+        missing += sorted(target for target in linked_paths(text) if not (source.parent / target).exists())
     unknown = sorted(name for name in bare if name not in NAMES and name not in BUILT_OR_OUTSIDE)
     assert missing == [] and unknown == [], f"{source.relative_to(REPO)} names {missing + unknown}"
 
@@ -97,3 +108,5 @@ def test_the_test_finds_what_a_stale_header_names():
     assert sorted(path for path in rooted if not exists(path)) == ["overrides/gone.html", "server/gone.py",
                                                                    "site_scripts/tutor/session.py"]
     assert sorted(name for name in bare if name not in NAMES) == ["gone.mjs", "old.css", "old.js", "old.json"]
+    assert linked_paths("See [the notes](ARCHITECTURE.md#stop), [gone](GONE.md), [Pyodide](https://pyodide.org/) "
+                        "and [below](#two-commands).") == {"ARCHITECTURE.md", "GONE.md"}

@@ -1,6 +1,6 @@
 // work-file.mjs: the learner's work file: made from this browser's storage, read back, checked, restored.
 // What it is: the one place that knows the format (FORMAT, VERSION; work-file.schema.json describes it
-// and the README's section "Work files" explains it):
+// and ARCHITECTURE.md's section "Work files" explains it):
 //   loadLesson()              the build's list of chapters, exercises, checked predictions and figures
 //                             filled in by hand (lesson.json, written by
 //                             hooks/work_files.py) and the schema, fetched once from the site itself;
