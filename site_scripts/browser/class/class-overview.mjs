@@ -4,20 +4,33 @@
 // row per learner (name, chapters with something run, exercises passed of all, predictions right at the
 // first try of those answered (and how many answers were shown), build-your-own steps passed, figures done
 // by hand, solutions shown, last change, then one column per chapter: what ran, its exercises solved, its
-// predictions answered and right first time, and its figures filled in by hand),
-// sortable by any column, "Download as CSV" for a gradebook (csv.mjs), and, for the learner whose name
+// predictions answered and right first time, and its figures filled in by hand, whether the file carries
+// an edited engine and what it holds that was not counted), sortable by any column, "Download as CSV" for a gradebook (csv.mjs), and, for the learner whose name
 // is clicked, every exercise with its state and code. Each file is read and checked in the page
 // (work-file.mjs, the same checks as "Load my work"); a file that fails is listed with its reason and
-// the others still show. Nothing is sent anywhere: the files never leave the teacher's browser, and
+// the others still show. Only what the lesson has is counted, under the lesson's own titles (work-summary.mjs);
+// names are shown with their hidden characters written out and isolated in <bdi>, and names that look
+// alike are listed (names.mjs). Nothing is sent anywhere: the files never leave the teacher's browser, and
 // everything from them is shown as text.
 // What it is not: the counting (work/work-summary.mjs) or the format (work/work-file.mjs).
 import { button, saveAsFile } from "../ui/ui.mjs";
 import { loadLesson, readWorkFile } from "../work/work-file.mjs";
 import { summarize } from "../work/work-summary.mjs";
 import { csvText } from "./csv.mjs";
+import { lookAlikeGroups, oddLetters, visibleName } from "./names.mjs";
 
 const MAX_FILES = 1000;
+const ENGINE_URL = new URL("../../../../tinygrad.py", import.meta.url); // the lesson's engine, as the build copied it
 const of = (count, total) => `${count} of ${total}`;
+const counted = (count, one, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
+const sameEngine = (a, b) => a.replace(/\r\n?/g, "\n").trimEnd() === b.replace(/\r\n?/g, "\n").trimEnd();
+
+/** A <bdi> holding `text` as text: a name written right to left cannot turn the words around it. */
+function isolated(text) {
+  const element = document.createElement("bdi");
+  element.textContent = text;
+  return element;
+}
 
 /** Mount the overview, if the page has its placeholder and it is not mounted yet. */
 export function mountClassOverview(root) {
@@ -56,10 +69,24 @@ function predictionsText(s) {
     + (s.predictionsFirstUnknown ? `; ${s.predictionsFirstUnknown} first ${s.predictionsFirstUnknown === 1 ? "try" : "tries"} not recorded` : "");
 }
 
+/** What a file holds that was not counted: "14 marked solved with no code; 900 predictions this lesson does not have". */
+function notCountedText({ solvedWithoutCode, ignored }) {
+  const unknown = [[ignored.predictions, "prediction"], [ignored.exercises, "exercise"], [ignored.figures, "figure"]]
+    .filter(([count]) => count).map(([count, kind]) => counted(count, kind));
+  return [...(solvedWithoutCode ? [`${solvedWithoutCode} marked solved with no code`] : []),
+    ...(unknown.length ? [`${unknown.join(", ")} this lesson does not have`] : [])].join("; ") || "—";
+}
+
+/** Whether the file carries an engine other than the lesson's: "yes", "a draft, not run" or "no". */
+function engineText(engine, lessonEngine) {
+  if (engine.active !== null && !sameEngine(engine.active, lessonEngine)) return "yes";
+  return engine.draft !== null && !sameEngine(engine.draft.code, lessonEngine) ? "a draft, not run" : "no";
+}
+
 /** The table's columns: a heading, the cell's text and the value it sorts by. */
 function columns(map) {
   return [
-    { heading: "Learner", text: (row) => row.name, sort: (row) => row.name.toLowerCase() },
+    { heading: "Learner", text: (row) => row.shown, sort: (row) => row.shown.toLowerCase() },
     { heading: "Chapters with something run", text: ({ s }) => of(s.chaptersRun, s.chaptersTotal), sort: ({ s }) => s.chaptersRun },
     { heading: "Exercises passed", text: ({ s }) => of(s.exercisesSolved, s.exercisesTotal), sort: ({ s }) => s.exercisesSolved },
     { heading: "Predictions right first time", text: ({ s }) => predictionsText(s), sort: ({ s }) => s.predictionsRightFirst },
@@ -68,6 +95,8 @@ function columns(map) {
     { heading: "Solutions shown", text: ({ s }) => `${s.solutionsShown}${s.solutionsOff ? " (turned off)" : ""}`,
       sort: ({ s }) => s.solutionsShown },
     { heading: "Last change", text: ({ s }) => localTime(s.lastChange), sort: ({ s }) => s.lastChange ?? "" },
+    { heading: "Edited engine", text: (row) => row.engine, sort: (row) => row.engine },
+    { heading: "Not counted", text: ({ s }) => notCountedText(s), sort: ({ s }) => notCountedText(s) },
     ...map.chapters.map((chapter, index) => ({
       heading: chapter.title,
       text: ({ s }) => chapterText(s.chapters[index]),
@@ -82,15 +111,15 @@ function csvRows(rows, map) {
     "Predictions right first time", "Predictions answered", "Predictions whose answer was shown",
     "Predictions whose first try was not recorded", "Predictions", "Build-your-own steps passed", "Build-your-own steps",
     "Figures done by hand", "Figures by hand", "Solutions shown", "Solutions turned off", "Last change",
-    ...map.chapters.map((chapter) => chapter.title)];
-  return [header, ...rows.map(({ name, file, s }) => [name, file, s.chaptersRun, s.chaptersTotal, s.exercisesSolved,
+    "Edited engine", "Not counted", ...map.chapters.map((chapter) => chapter.title)];
+  return [header, ...rows.map(({ shown, file, engine, s }) => [shown, visibleName(file), s.chaptersRun, s.chaptersTotal, s.exercisesSolved,
     s.exercisesTotal, s.predictionsRightFirst, s.predictionsAnswered, s.predictionsShown, s.predictionsFirstUnknown,
     s.predictionsTotal, s.stepsSolved, s.stepsTotal, s.figuresDone, s.figuresTotal, s.solutionsShown,
-    s.solutionsOff ? "yes" : "no", localTime(s.lastChange), ...s.chapters.map(chapterText)])];
+    s.solutionsOff ? "yes" : "no", localTime(s.lastChange), engine, notCountedText(s), ...s.chapters.map(chapterText)])];
 }
 
 class ClassOverview {
-  rows = []; // { name, file, key, s (the summary), work }
+  rows = []; // { name, shown (visibleName), file, key, engine (engineText), s (the summary), work }
   problems = []; // { file, problem }
   sortBy = 0;
   descending = false;
@@ -133,6 +162,9 @@ class ClassOverview {
     this.problemList = element.appendChild(document.createElement("ul"));
     this.problemList.className = "class-overview__problems";
     this.problemList.setAttribute("aria-label", "Files that could not be read");
+    this.alikeList = element.appendChild(document.createElement("ul"));
+    this.alikeList.className = "class-overview__alike";
+    this.alikeList.setAttribute("aria-label", "Names that look alike");
     this.tableBox = element.appendChild(document.createElement("div"));
     this.tableBox.className = "class-overview__table";
     this.detail = element.appendChild(document.createElement("section"));
@@ -140,8 +172,12 @@ class ClassOverview {
     this.detail.hidden = true;
     this.render();
 
-    loadLesson().then((lesson) => {
+    Promise.all([loadLesson(), fetch(ENGINE_URL).then((response) => {
+      if (!response.ok) throw new Error(`${ENGINE_URL.pathname} answered ${response.status}`);
+      return response.text();
+    })]).then(([lesson, engine]) => {
       this.lesson = lesson;
+      this.lessonEngine = engine;
       this.columns = columns(lesson.map);
       this.input.disabled = false;
       this.render();
@@ -168,13 +204,15 @@ class ClassOverview {
       const key = `${work.learner}\u0000${work.saved}\u0000${file.name}`;
       if (this.rows.some((row) => row.key === key)) continue; // the same file twice
       const name = work.learner || file.name.replace(/(-backprop-work)?\.json$/i, "");
-      this.rows.push({ name, file: file.name, key, work, s: summarize(work, this.lesson.map) });
+      this.rows.push({ name, shown: visibleName(name), file: file.name, key, work, s: summarize(work, this.lesson.map),
+                       engine: engineText(work.engine, this.lessonEngine) });
       added += 1;
     }
     this.render();
     const unread = this.problems.length;
     this.status.textContent = `Added ${added} learner${added === 1 ? "" : "s"}: ${this.rows.length} in the table.`
-      + (unread ? ` ${unread} file${unread === 1 ? "" : "s"} could not be read (listed below).` : "");
+      + (unread ? ` ${unread} file${unread === 1 ? "" : "s"} could not be read (listed below).` : "")
+      + (this.alikeList.hidden ? "" : " Some names look alike (listed below).");
   }
 
   clear() {
@@ -195,11 +233,24 @@ class ClassOverview {
     this.csvButton.disabled = this.clearButton.disabled = this.rows.length === 0;
     this.problemList.replaceChildren(...this.problems.map(({ file, problem }) => {
       const item = document.createElement("li");
-      item.appendChild(document.createElement("strong")).textContent = `${file}: `;
+      item.appendChild(document.createElement("strong")).append(isolated(visibleName(file)), ": ");
       item.append(problem);
       return item;
     }));
     this.problemList.hidden = this.problems.length === 0;
+    const groups = lookAlikeGroups(this.rows.map((row) => row.name)).map((indexes) => indexes.map((index) => this.rows[index]));
+    this.alikeList.replaceChildren(...groups.map((rows) => {
+      const item = document.createElement("li");
+      item.append(`${rows.length} rows have names that look alike; check whose work each file is: `);
+      rows.forEach((row, index) => {
+        const odd = oddLetters(row.name);
+        item.append(index ? "; " : "", isolated(row.shown), ` from ${visibleName(row.file)}`, odd.length ? ` (${odd.join(", ")})` : "");
+      });
+      item.append(".");
+      return item;
+    }));
+    this.alikeList.hidden = groups.length === 0;
+    const alike = new Set(groups.flat());
     if (!this.columns || this.rows.length === 0) {
       this.tableBox.replaceChildren();
       return;
@@ -227,8 +278,12 @@ class ClassOverview {
           return;
         }
         cell.scope = "row";
-        const name = button(cell, row.name, "class-overview__learner", () => this.showLearner(row));
+        const name = button(cell, "", "class-overview__learner", () => this.showLearner(row));
+        name.replaceChildren(isolated(row.shown));
         name.setAttribute("aria-controls", "class-overview-detail");
+        if (!alike.has(row)) return;
+        const odd = oddLetters(row.name);
+        cell.appendChild(document.createElement("small")).textContent = ` looks like another name${odd.length ? `, with ${odd.join(", ")}` : ""}`;
       });
     }
     this.detail.id = "class-overview-detail";
@@ -239,26 +294,28 @@ class ClassOverview {
   showLearner(row) {
     const heading = document.createElement("h3");
     heading.tabIndex = -1;
-    heading.textContent = `${row.name}: exercises and code`;
+    heading.append(isolated(row.shown), ": exercises and code");
     const note = document.createElement("p");
-    note.textContent = `From ${row.file}, saved ${localTime(row.work.saved)}.`;
+    note.append("From ", isolated(visibleName(row.file)), `, saved ${localTime(row.work.saved)}.`
+      + (row.engine === "yes" ? " The file carries an edited engine." : ""));
     const titles = new Map(this.lesson.map.chapters.map((chapter) => [chapter.path, chapter.title]));
     const list = document.createElement("ul");
     list.className = "class-overview__exercises";
     for (const exercise of row.s.exercises) {
       const details = list.appendChild(document.createElement("li")).appendChild(document.createElement("details"));
-      const state = exercise.solved ? "solved" : exercise.attempted ? "tried, not solved yet" : "not tried";
+      const state = exercise.solved ? "solved" : exercise.solvedWithoutCode ? "marked solved with no code, not counted"
+        : exercise.attempted ? "tried, not solved yet" : "not tried";
       details.appendChild(document.createElement("summary")).textContent = `${exercise.title} (${titles.get(exercise.chapter)
         ?? exercise.chapter}): ${state}${exercise.solutionShown ? ", solution shown" : ""}`;
       if (exercise.code === null) {
         details.appendChild(document.createElement("p")).textContent = "The starter code, not edited.";
       } else {
         const code = details.appendChild(document.createElement("pre"));
-        code.setAttribute("aria-label", `${row.name}'s code for ${exercise.title}`);
+        code.setAttribute("aria-label", `${row.shown}'s code for ${exercise.title}`);
         code.textContent = exercise.code;
       }
     }
-    this.detail.setAttribute("aria-label", `Work of ${row.name}`);
+    this.detail.setAttribute("aria-label", `Work of ${row.shown}`);
     this.detail.replaceChildren(heading, note, list);
     this.detail.hidden = false;
     heading.focus();
