@@ -180,4 +180,4 @@ def row_text(counts, lesson):
     return [f"{counts['chapters_run']} of {counts['chapters']}", f"{counts['exercises_passed']} of {counts['exercises']}",
             predictions, f"{counts['steps_passed']} of {counts['steps']}", f"{counts['figures_done']} of {counts['figures']}",
             f"{counts['solutions_shown']}{' (turned off)' if counts['solutions_off'] else ''}", last,
-            "yes" if counts["edited_engine"] else "no", not_counted, *[chapter(item["path"]) for item in lesson["chapters"]]]
+            "yes" if counts["edited_engine"] else "no", not_counted, "not checked", *[chapter(item["path"]) for item in lesson["chapters"]]]

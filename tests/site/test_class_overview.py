@@ -14,6 +14,7 @@ refused; a file carrying an edited engine is marked.
 What it is not: "Your work" (test_work.py) or the format (tests/article/test_work_files.py).
 """
 import csv
+import importlib
 import io
 import json
 import re
@@ -21,7 +22,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from helpers import wait_for_address
+from helpers import PYTHON_TIMEOUT_MS, wait_for_address
 from test_accessibility import serious_violations
 from sample_work_files import DROP_FILES, bad_work_files, expected_counts, generated_work, lesson_map, row_text
 
@@ -79,7 +80,7 @@ def test_thirty_files_and_a_bad_one_make_the_class_table_and_its_csv(page, site_
     headings = table.locator("thead th").all_inner_texts()
     assert headings == ["Learner", "Chapters with something run", "Exercises passed", "Predictions right first time",
                         "Build-your-own steps passed", "Figures done by hand", "Solutions shown", "Last change",
-                        "Edited engine", "Not counted", *[chapter["title"] for chapter in lesson["chapters"]]]
+                        "Edited engine", "Not counted", "Exercises passed (checked)", *[chapter["title"] for chapter in lesson["chapters"]]]
     rows = table.evaluate(READ_ROWS)
     works = {work["learner"]: work for _, work in class_files if work}
     assert sorted(row[0] for row in rows) == sorted(NAMES)
@@ -90,7 +91,7 @@ def test_thirty_files_and_a_bad_one_make_the_class_table_and_its_csv(page, site_
     # first tries: some wrong first and right later, some shown, some from files that could not record them
     assert any("not recorded" in row[3] for row in rows) and any("shown the answer" in row[3] for row in rows)
     assert any("1 prediction this lesson does not have" == row[9] for row in rows), "an older lesson's prediction is not counted"
-    chapter_cells = [cell for row in rows for cell in row[10:]]
+    chapter_cells = [cell for row in rows for cell in row[11:]]
     assert any("right first time" in cell for cell in chapter_cells) and any("by hand" in cell for cell in chapter_cells)
 
     exercises_heading = table.locator("thead th").nth(2)
@@ -122,12 +123,13 @@ def test_thirty_files_and_a_bad_one_make_the_class_table_and_its_csv(page, site_
     assert raw.startswith("\ufeff".encode()) and b"\r\n" in raw
     table_rows = list(csv.reader(io.StringIO(raw.decode("utf-8-sig"), newline="")))
     header, lines = table_rows[0], table_rows[1:]
-    assert header[:20] == ["Learner", "File", "Chapters with something run", "Chapters", "Exercises passed", "Exercises",
+    assert header[:21] == ["Learner", "File", "Chapters with something run", "Chapters", "Exercises passed", "Exercises",
                            "Predictions right first time", "Predictions answered", "Predictions whose answer was shown",
                            "Predictions whose first try was not recorded", "Predictions", "Build-your-own steps passed",
                            "Build-your-own steps", "Figures done by hand", "Figures by hand", "Solutions shown",
-                           "Solutions turned off", "Last change", "Edited engine", "Not counted"]
-    assert header[20:] == [chapter["title"] for chapter in lesson["chapters"]] and len(lines) == 30
+                           "Solutions turned off", "Last change", "Edited engine", "Not counted",
+                           "Exercises passed (checked)"]
+    assert header[21:] == [chapter["title"] for chapter in lesson["chapters"]] and len(lines) == 30
     shown = {"'=cmd()": "=cmd()", "'+Zoe": "+Zoe", "'-1 Sam": "-1 Sam", "'@Lee": "@Lee"}
     by_name = {shown.get(line[0], line[0]): line for line in lines}
     assert set(by_name) == set(NAMES), "every formula-looking name starts with an apostrophe, the others are as typed"
@@ -140,7 +142,9 @@ def test_thirty_files_and_a_bad_one_make_the_class_table_and_its_csv(page, site_
             counts["predictions_unknown"], counts["predictions"], counts["steps_passed"], counts["steps"],
             counts["figures_done"], counts["figures"], counts["solutions_shown"]], name
         assert line[16] == ("yes" if counts["solutions_off"] else "no")
-        assert line[17:] == row_text(counts, lesson)[6:], name
+        expected = row_text(counts, lesson)
+        assert line[17:20] + line[21:] == expected[6:9] + expected[10:], name
+        assert line[20] == "", "not checked yet"
     assert b'"Ada ""the first"""' in raw
 
     assert requests_made[requests_before:] == [], "the overview requested something while it read the files"
@@ -252,7 +256,7 @@ def test_only_what_the_lesson_has_is_counted_under_its_own_titles(page, site_url
     detail = page.get_by_role("region", name="Work of Claims Everything")
     titles = {chapter["path"]: chapter["title"] for chapter in lesson["chapters"]}
     expect(detail.locator("summary")).to_have_text(
-        [f"{exercise['title']} ({titles[exercise['chapter']]}): marked solved with no code, not counted"
+        [f"{exercise['title']} ({titles[exercise['chapter']]}): marked solved with no code, not counted (says the file)"
          for exercise in lesson["exercises"]])
     expect(detail).not_to_contain_text("The file's title")
     assert page_errors == []
@@ -275,4 +279,48 @@ def test_a_file_that_carries_an_edited_engine_is_marked(page, site_url, lesson, 
     assert marks == {"Edited": "yes", "Same": "no", "None": "no"}
     table.get_by_role("button", name="Edited", exact=True).click()
     expect(page.get_by_role("region", name="Work of Edited")).to_contain_text("The file carries an edited engine.")
+    assert page_errors == []
+
+
+def only_cube(work, lesson, code):
+    """`work` with one exercise tried, x · x · x by hand, with `code`, and said to be solved."""
+    work["edits"] = {}
+    for exercise in lesson["exercises"]:
+        work["exercises"][exercise["name"]] = {"chapter": exercise["chapter"], "title": exercise["title"], "attempted": False,
+                                               "solved": False, "solutionShown": False, "code": None}
+    work["exercises"]["cube_by_hand"].update(attempted=True, solved=True, code=code)
+    return work
+
+
+def test_the_exercises_are_checked_again_in_python_each_learner_in_a_fresh_one_and_stop_ends_it(page, site_url, lesson,
+                                                                                                 tmp_path, page_errors):
+    field = open_overview(page, site_url)
+    forged = ("import tutor.exercises.cube_by_hand as cube\n"
+              "cube.check = lambda namespace: [{'check': 'forged', 'passed': True, 'message': ''}]\n")
+    codes = {"Claims": forged, "Dan": "x = 1\n", "Right": importlib.import_module("tutor.exercises.cube_by_hand").SOLUTION,
+             "Zed": "while True:\n    pass\n"}
+    field.set_input_files(write_files(tmp_path, [(f"{name}.json", only_cube(generated_work(lesson, name, seed=seed), lesson, code))
+                                                 for seed, (name, code) in enumerate(codes.items())]))
+    table = page.get_by_role("table")
+    expect(table.locator("tbody tr")).to_have_count(4)
+    page.get_by_role("button", name="Check the exercises in Python").click()
+    status = page.locator(".class-overview > [role=status]")
+    cube = next(exercise["title"] for exercise in lesson["exercises"] if exercise["name"] == "cube_by_hand")
+    expect(status).to_have_text(f"Checking 4 of 4: Zed's code for \u201c{cube}\u201d\u2026", timeout=PYTHON_TIMEOUT_MS)
+    progress = page.get_by_role("progressbar", name="Exercises checked")
+    expect(progress).to_have_attribute("value", "3")
+    page.get_by_role("button", name="Stop the checks").click()
+    expect(status).to_have_text("Stopped after 4 exercises; the others say \u201cnot checked\u201d.", timeout=PYTHON_TIMEOUT_MS)
+    expect(progress).to_be_hidden()
+
+    headings = table.locator("thead th").all_inner_texts()
+    checked = {row[0]: row[headings.index("Exercises passed (checked)")] for row in table.evaluate(READ_ROWS)}
+    total = len(lesson["exercises"])
+    assert {name: checked[name] for name in ("Dan", "Right", "Zed")} == {
+        "Dan": f"0 of {total}", "Right": f"1 of {total}", "Zed": f"0 of {total}"}, "Claims's forged check stayed in its own Python"
+    verdicts = {"Dan": "solved (says the file); not solved: 0 of ", "Right": "solved (says the file); solved (checked)",
+                "Zed": "solved (says the file); stopped before its checks ran (checked)"}
+    for name, verdict in verdicts.items():
+        table.get_by_role("button", name=name, exact=True).click()
+        expect(page.get_by_role("region", name=f"Work of {name}").locator("summary", has_text=cube)).to_contain_text(verdict)
     assert page_errors == []

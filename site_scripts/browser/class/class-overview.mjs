@@ -10,7 +10,9 @@
 // (work-file.mjs, the same checks as "Load my work"); a file that fails is listed with its reason and
 // the others still show. Only what the lesson has is counted, under the lesson's own titles (work-summary.mjs);
 // names are shown with their hidden characters written out and isolated in <bdi>, and names that look
-// alike are listed (names.mjs). Nothing is sent anywhere: the files never leave the teacher's browser, and
+// alike are listed (names.mjs). "Check the exercises in Python" runs each learner's code against the
+// exercises' own checks (recheck.mjs), with a progress bar and Stop, and shows what the checks found
+// beside what the file says. Nothing is sent anywhere: the files never leave the teacher's browser, and
 // everything from them is shown as text.
 // What it is not: the counting (work/work-summary.mjs) or the format (work/work-file.mjs).
 import { button, saveAsFile } from "../ui/ui.mjs";
@@ -18,6 +20,7 @@ import { loadLesson, readWorkFile } from "../work/work-file.mjs";
 import { summarize } from "../work/work-summary.mjs";
 import { csvText } from "./csv.mjs";
 import { lookAlikeGroups, oddLetters, visibleName } from "./names.mjs";
+import { exercisesWithCode, recheck, stopChecks } from "./recheck.mjs";
 
 const MAX_FILES = 1000;
 const ENGINE_URL = new URL("../../../../tinygrad.py", import.meta.url); // the lesson's engine, as the build copied it
@@ -83,6 +86,16 @@ function engineText(engine, lessonEngine) {
   return engine.draft !== null && !sameEngine(engine.draft.code, lessonEngine) ? "a draft, not run" : "no";
 }
 
+/** How many exercises the checks run here found solved. */
+const solvedChecked = (checked) => [...checked.values()].filter((verdict) => verdict.solved).length;
+
+/** What the checks run here found of a learner's exercises: "not checked", or "3 of 14" (and how many were not reached). */
+function checkedText(row, map) {
+  if (!row.checked) return "not checked";
+  const missed = exercisesWithCode(row, map).length - row.checked.size;
+  return of(solvedChecked(row.checked), map.exercises.length) + (missed ? `; ${missed} not checked` : "");
+}
+
 /** The table's columns: a heading, the cell's text and the value it sorts by. */
 function columns(map) {
   return [
@@ -97,6 +110,8 @@ function columns(map) {
     { heading: "Last change", text: ({ s }) => localTime(s.lastChange), sort: ({ s }) => s.lastChange ?? "" },
     { heading: "Edited engine", text: (row) => row.engine, sort: (row) => row.engine },
     { heading: "Not counted", text: ({ s }) => notCountedText(s), sort: ({ s }) => notCountedText(s) },
+    { heading: "Exercises passed (checked)", text: (row) => checkedText(row, map),
+      sort: (row) => (row.checked ? solvedChecked(row.checked) : -1) },
     ...map.chapters.map((chapter, index) => ({
       heading: chapter.title,
       text: ({ s }) => chapterText(s.chapters[index]),
@@ -111,11 +126,12 @@ function csvRows(rows, map) {
     "Predictions right first time", "Predictions answered", "Predictions whose answer was shown",
     "Predictions whose first try was not recorded", "Predictions", "Build-your-own steps passed", "Build-your-own steps",
     "Figures done by hand", "Figures by hand", "Solutions shown", "Solutions turned off", "Last change",
-    "Edited engine", "Not counted", ...map.chapters.map((chapter) => chapter.title)];
-  return [header, ...rows.map(({ shown, file, engine, s }) => [shown, visibleName(file), s.chaptersRun, s.chaptersTotal, s.exercisesSolved,
-    s.exercisesTotal, s.predictionsRightFirst, s.predictionsAnswered, s.predictionsShown, s.predictionsFirstUnknown,
-    s.predictionsTotal, s.stepsSolved, s.stepsTotal, s.figuresDone, s.figuresTotal, s.solutionsShown,
-    s.solutionsOff ? "yes" : "no", localTime(s.lastChange), engine, notCountedText(s), ...s.chapters.map(chapterText)])];
+    "Edited engine", "Not counted", "Exercises passed (checked)", ...map.chapters.map((chapter) => chapter.title)];
+  return [header, ...rows.map(({ shown, file, engine, checked, s }) => [shown, visibleName(file), s.chaptersRun,
+    s.chaptersTotal, s.exercisesSolved, s.exercisesTotal, s.predictionsRightFirst, s.predictionsAnswered, s.predictionsShown,
+    s.predictionsFirstUnknown, s.predictionsTotal, s.stepsSolved, s.stepsTotal, s.figuresDone, s.figuresTotal, s.solutionsShown,
+    s.solutionsOff ? "yes" : "no", localTime(s.lastChange), engine, notCountedText(s), checked ? solvedChecked(checked) : "",
+    ...s.chapters.map(chapterText)])];
 }
 
 class ClassOverview {
@@ -157,6 +173,11 @@ class ClassOverview {
     bar.className = "class-overview__bar";
     this.csvButton = button(bar, "Download as CSV", "class-overview__csv", () => this.downloadCSV());
     this.clearButton = button(bar, "Clear the table", "class-overview__clear", () => this.clear());
+    this.checkButton = button(bar, "Check the exercises in Python", "class-overview__check", () => this.check());
+    this.stopButton = button(bar, "Stop the checks", "class-overview__stop", () => this.stop());
+    this.progress = bar.appendChild(document.createElement("progress"));
+    this.progress.setAttribute("aria-label", "Exercises checked");
+    this.progress.hidden = true;
     this.status = element.appendChild(document.createElement("p"));
     this.status.setAttribute("role", "status");
     this.problemList = element.appendChild(document.createElement("ul"));
@@ -219,6 +240,7 @@ class ClassOverview {
     this.rows = [];
     this.problems = [];
     this.detail.hidden = true;
+    this.shownRow = null;
     this.status.textContent = "";
     this.render();
   }
@@ -230,7 +252,10 @@ class ClassOverview {
   }
 
   render() {
-    this.csvButton.disabled = this.clearButton.disabled = this.rows.length === 0;
+    this.csvButton.disabled = this.rows.length === 0;
+    this.clearButton.disabled = this.checkButton.disabled = this.rows.length === 0 || Boolean(this.checking);
+    this.stopButton.disabled = !this.checking;
+    if (this.lesson) this.input.disabled = Boolean(this.checking);
     this.problemList.replaceChildren(...this.problems.map(({ file, problem }) => {
       const item = document.createElement("li");
       item.appendChild(document.createElement("strong")).append(isolated(visibleName(file)), ": ");
@@ -291,7 +316,8 @@ class ClassOverview {
   }
 
   /** Every exercise of one learner: its state and, opened, their code as text. */
-  showLearner(row) {
+  showLearner(row, focus = true) {
+    this.shownRow = row;
     const heading = document.createElement("h3");
     heading.tabIndex = -1;
     heading.append(isolated(row.shown), ": exercises and code");
@@ -305,8 +331,11 @@ class ClassOverview {
       const details = list.appendChild(document.createElement("li")).appendChild(document.createElement("details"));
       const state = exercise.solved ? "solved" : exercise.solvedWithoutCode ? "marked solved with no code, not counted"
         : exercise.attempted ? "tried, not solved yet" : "not tried";
+      const verdict = row.checked?.get(exercise.name);
+      const checked = !row.checked ? "" : verdict ? `; ${verdict.text} (checked)`
+        : `; ${exercise.code === null ? "no code to check" : "not checked"}`;
       details.appendChild(document.createElement("summary")).textContent = `${exercise.title} (${titles.get(exercise.chapter)
-        ?? exercise.chapter}): ${state}${exercise.solutionShown ? ", solution shown" : ""}`;
+        ?? exercise.chapter}): ${state}${exercise.solutionShown ? ", solution shown" : ""} (says the file)${checked}`;
       if (exercise.code === null) {
         details.appendChild(document.createElement("p")).textContent = "The starter code, not edited.";
       } else {
@@ -318,7 +347,45 @@ class ClassOverview {
     this.detail.setAttribute("aria-label", `Work of ${row.shown}`);
     this.detail.replaceChildren(heading, note, list);
     this.detail.hidden = false;
-    heading.focus();
+    if (focus) heading.focus();
+  }
+
+  /** Run every learner's code against the exercises' checks, in Python in this page; Stop ends it. */
+  async check() {
+    if (this.checking || this.rows.length === 0) return;
+    this.checking = { stopped: false };
+    this.progress.hidden = false;
+    this.progress.removeAttribute("value");
+    this.status.textContent = "Starting Python to check the exercises…";
+    this.render();
+    const checking = this.checking;
+    const map = this.lesson.map;
+    try {
+      await recheck(this.sorted(), map, {
+        isStopped: () => checking.stopped,
+        onProgress: (done, total, row, exercise) => {
+          this.progress.max = Math.max(total, 1);
+          this.progress.value = done;
+          if (row) this.status.textContent = `Checking ${done + 1} of ${total}: ${row.shown}'s code for “${exercise.title}”…`;
+        },
+      });
+      const count = this.rows.reduce((sum, row) => sum + (row.checked?.size ?? 0), 0);
+      this.status.textContent = checking.stopped ? `Stopped after ${counted(count, "exercise")}; the others say “not checked”.`
+        : `Checked ${counted(count, "exercise")} in Python: see “Exercises passed (checked)” and each learner's list.`;
+    } catch (error) {
+      this.status.textContent = `The exercises could not be checked (${error.message}).`;
+    } finally {
+      this.checking = null;
+      this.progress.hidden = true;
+      this.render();
+      if (!this.detail.hidden && this.shownRow) this.showLearner(this.shownRow, false);
+    }
+  }
+
+  stop() {
+    if (!this.checking) return;
+    this.checking.stopped = true;
+    stopChecks();
   }
 
   downloadCSV() {

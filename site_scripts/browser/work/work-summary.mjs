@@ -8,7 +8,8 @@
 // time, and how far each of its figures by hand got. Only what the lesson has counts, by the lesson's own
 // ids, titles and chapters: a file's other entries are only counted as ignored, and an exercise marked
 // solved with no code of the learner's is not solved. describe(summary) says what it holds
-// in a phrase ("your edits of 3 blocks, 2 exercises tried, ...") for "Your work". The class overview's
+// in a phrase ("your edits of 3 blocks, 2 exercises tried, ...") for "Your work", every answer kept
+// included (what loading a file would replace). The class overview's
 // rows and CSV come from summarize() too, so the page and the gradebook cannot disagree.
 // What it is not: the reading or checking of a file (work-file.mjs) or any rendering.
 
@@ -55,6 +56,7 @@ export function summarize(work, map) {
     exercisesSolved: map.exercises.filter(({ name }) => result(name).solved).length,
     exercisesTotal: map.exercises.length,
     predictionsAnswered: predictions.length,
+    predictionsKept: Object.keys(work.predictions).filter(answered).length, // also of ids this lesson no longer has
     predictionsRightFirst: predictions.filter((record) => record.firstRight === true).length,
     predictionsFirstUnknown: predictions.filter((record) => typeof record.first !== "string").length,
     predictionsShown: asked.filter((id) => work.predictions[id].revealed).length,
@@ -84,7 +86,7 @@ export function describe(summary, owner = "your") {
   const parts = [];
   if (summary.editedBlocks) parts.push(`${owner} edits of ${counted(summary.editedBlocks, "block")}`);
   if (summary.exercisesTried) parts.push(`${owner} progress in ${counted(summary.exercisesTried, "exercise")} (${summary.exercisesSolved} solved)`);
-  if (summary.predictionsAnswered) parts.push(`${owner} answers to ${counted(summary.predictionsAnswered, "prediction")}`);
+  if (summary.predictionsKept) parts.push(`${owner} answers to ${counted(summary.predictionsKept, "prediction")}`);
   const byHand = summary.chapters.flatMap((chapter) => chapter.figures).filter(({ progress }) => progress?.right > 0).length;
   if (byHand) parts.push(`${owner} progress in ${counted(byHand, "figure")} filled in by hand`);
   if (summary.engineEdited) parts.push(`${owner} edited engine`);
