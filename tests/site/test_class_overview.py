@@ -295,8 +295,12 @@ def only_cube(work, lesson, code):
 def test_the_exercises_are_checked_again_in_python_each_learner_in_a_fresh_one_and_stop_ends_it(page, site_url, lesson,
                                                                                                  tmp_path, page_errors):
     field = open_overview(page, site_url)
-    forged = ("import tutor.exercises.cube_by_hand as cube\n"
-              "cube.check = lambda namespace: [{'check': 'forged', 'passed': True, 'message': ''}]\n")
+    forged = ("import contextlib\n"  # every check of this Python then passes: its failures are swallowed
+              "class Swallow:\n"
+              "    def __init__(self, *args): pass\n"
+              "    def __enter__(self): return self\n"
+              "    def __exit__(self, *args): return True\n"
+              "contextlib.redirect_stdout = Swallow\n")
     codes = {"Claims": forged, "Dan": "x = 1\n", "Right": importlib.import_module("tutor.exercises.cube_by_hand").SOLUTION,
              "Zed": "while True:\n    pass\n"}
     field.set_input_files(write_files(tmp_path, [(f"{name}.json", only_cube(generated_work(lesson, name, seed=seed), lesson, code))
