@@ -78,7 +78,7 @@ def test_thirty_files_and_a_bad_one_make_the_class_table_and_its_csv(page, site_
                                   "or copied. Download the work again in the browser that holds it.")
     table = page.get_by_role("table")
     headings = table.locator("thead th").all_inner_texts()
-    assert headings == ["Learner", "Chapters with something run", "Exercises passed", "Predictions right first time",
+    assert headings == ["Learner", "Chapters with something run", "Exercises passed (says the file)", "Predictions right first time",
                         "Build-your-own steps passed", "Figures done by hand", "Solutions shown", "Last change",
                         "Edited engine", "Not counted", "Exercises passed (checked)", *[chapter["title"] for chapter in lesson["chapters"]]]
     rows = table.evaluate(READ_ROWS)
@@ -123,7 +123,7 @@ def test_thirty_files_and_a_bad_one_make_the_class_table_and_its_csv(page, site_
     assert raw.startswith("\ufeff".encode()) and b"\r\n" in raw
     table_rows = list(csv.reader(io.StringIO(raw.decode("utf-8-sig"), newline="")))
     header, lines = table_rows[0], table_rows[1:]
-    assert header[:21] == ["Learner", "File", "Chapters with something run", "Chapters", "Exercises passed", "Exercises",
+    assert header[:21] == ["Learner", "File", "Chapters with something run", "Chapters", "Exercises passed (says the file)", "Exercises",
                            "Predictions right first time", "Predictions answered", "Predictions whose answer was shown",
                            "Predictions whose first try was not recorded", "Predictions", "Build-your-own steps passed",
                            "Build-your-own steps", "Figures done by hand", "Figures by hand", "Solutions shown",
@@ -215,6 +215,7 @@ def test_names_that_look_alike_are_told_apart_and_cannot_turn_the_page_around(pa
     expect(heading).to_have_text("Ada [U+202E]Lovelace: exercises and code")
     edges = heading.evaluate(LETTER_EDGES)
     assert edges == sorted(edges), f"the words after the name are drawn left to right: {edges}"
+    assert serious_violations(page) == []  # the list of look-alikes and the marks in the rows included
 
     with page.expect_download() as download:
         page.get_by_role("button", name="Download as CSV").click()
@@ -245,7 +246,7 @@ def test_only_what_the_lesson_has_is_counted_under_its_own_titles(page, site_url
         "which does not exist.")
     table = page.get_by_role("table")
     cells = dict(zip(table.locator("thead th").all_inner_texts(), table.locator("tbody tr").first.locator("th, td").all_inner_texts()))
-    assert cells["Exercises passed"] == f"0 of {len(lesson['exercises'])}"
+    assert cells["Exercises passed (says the file)"] == f"0 of {len(lesson['exercises'])}"
     assert cells["Build-your-own steps passed"].startswith("0 of ")
     assert cells["Predictions right first time"] == "1 of 1 answered right first time"
     assert cells["Not counted"] == f"{len(lesson['exercises'])} marked solved with no code; 900 predictions this lesson does not have"
@@ -327,4 +328,5 @@ def test_the_exercises_are_checked_again_in_python_each_learner_in_a_fresh_one_a
     for name, verdict in verdicts.items():
         table.get_by_role("button", name=name, exact=True).click()
         expect(page.get_by_role("region", name=f"Work of {name}").locator("summary", has_text=cube)).to_contain_text(verdict)
+    assert serious_violations(page) == []
     assert page_errors == []

@@ -1,19 +1,16 @@
 // class-overview.mjs: the teacher's page "Class overview": the work files of a class, one row per learner.
 // What it is: mountClassOverview(root) fills the page's `<div data-class-overview>` (docs/class-overview.md)
 // with a file field "Students' work files" (many files at once, or dropped onto it), a table with one
-// row per learner (name, chapters with something run, exercises passed of all, predictions right at the
-// first try of those answered (and how many answers were shown), build-your-own steps passed, figures done
-// by hand, solutions shown, last change, then one column per chapter: what ran, its exercises solved, its
-// predictions answered and right first time, and its figures filled in by hand, whether the file carries
-// an edited engine and what it holds that was not counted), sortable by any column, "Download as CSV" for a gradebook (csv.mjs), and, for the learner whose name
-// is clicked, every exercise with its state and code. Each file is read and checked in the page
-// (work-file.mjs, the same checks as "Load my work"); a file that fails is listed with its reason and
-// the others still show. Only what the lesson has is counted, under the lesson's own titles (work-summary.mjs);
-// names are shown with their hidden characters written out and isolated in <bdi>, and names that look
-// alike are listed (names.mjs). "Check the exercises in Python" runs each learner's code against the
-// exercises' own checks (recheck.mjs), with a progress bar and Stop, and shows what the checks found
-// beside what the file says. Nothing is sent anywhere: the files never leave the teacher's browser, and
-// everything from them is shown as text.
+// row per learner (the columns(): what the file says of chapters, exercises, predictions, steps, figures,
+// solutions, its last change, whether it carries an edited engine, what it holds that was not counted, the
+// exercises passed when checked here, then one column per chapter), sortable by any column, "Download as
+// CSV" for a gradebook (csv.mjs), and, for the learner whose name is clicked, every exercise with its state
+// and code. Each file is read and checked in the page (work-file.mjs, the same checks as "Load my work"); a
+// file that fails is listed with its reason and the others still show. Only what the lesson has is counted,
+// under its own titles (work-summary.mjs); names show their hidden characters written out, isolated in
+// <bdi>, and names that look alike are listed (names.mjs). "Check the exercises in Python" runs each
+// learner's code against the exercises' checks (recheck.mjs), with a progress bar and Stop. Nothing is sent
+// anywhere, and everything from the files is shown as text.
 // What it is not: the counting (work/work-summary.mjs) or the format (work/work-file.mjs).
 import { button, saveAsFile } from "../ui/ui.mjs";
 import { loadLesson, readWorkFile } from "../work/work-file.mjs";
@@ -101,7 +98,7 @@ function columns(map) {
   return [
     { heading: "Learner", text: (row) => row.shown, sort: (row) => row.shown.toLowerCase() },
     { heading: "Chapters with something run", text: ({ s }) => of(s.chaptersRun, s.chaptersTotal), sort: ({ s }) => s.chaptersRun },
-    { heading: "Exercises passed", text: ({ s }) => of(s.exercisesSolved, s.exercisesTotal), sort: ({ s }) => s.exercisesSolved },
+    { heading: "Exercises passed (says the file)", text: ({ s }) => of(s.exercisesSolved, s.exercisesTotal), sort: ({ s }) => s.exercisesSolved },
     { heading: "Predictions right first time", text: ({ s }) => predictionsText(s), sort: ({ s }) => s.predictionsRightFirst },
     { heading: "Build-your-own steps passed", text: ({ s }) => of(s.stepsSolved, s.stepsTotal), sort: ({ s }) => s.stepsSolved },
     { heading: "Figures done by hand", text: ({ s }) => of(s.figuresDone, s.figuresTotal), sort: ({ s }) => s.figuresDone },
@@ -122,7 +119,7 @@ function columns(map) {
 
 /** The gradebook's columns: numbers apart from their totals, so a spreadsheet can add them up. */
 function csvRows(rows, map) {
-  const header = ["Learner", "File", "Chapters with something run", "Chapters", "Exercises passed", "Exercises",
+  const header = ["Learner", "File", "Chapters with something run", "Chapters", "Exercises passed (says the file)", "Exercises",
     "Predictions right first time", "Predictions answered", "Predictions whose answer was shown",
     "Predictions whose first try was not recorded", "Predictions", "Build-your-own steps passed", "Build-your-own steps",
     "Figures done by hand", "Figures by hand", "Solutions shown", "Solutions turned off", "Last change",
@@ -203,7 +200,7 @@ class ClassOverview {
       this.input.disabled = false;
       this.render();
     }, (error) => {
-      this.status.textContent = `This page could not load the lesson's list of exercises (${error.message}).`;
+      this.status.textContent = `This page could not load the lesson's list of exercises or its engine (${error.message}).`;
     });
   }
 
@@ -269,7 +266,7 @@ class ClassOverview {
       item.append(`${rows.length} rows have names that look alike; check whose work each file is: `);
       rows.forEach((row, index) => {
         const odd = oddLetters(row.name);
-        item.append(index ? "; " : "", isolated(row.shown), ` from ${visibleName(row.file)}`, odd.length ? ` (${odd.join(", ")})` : "");
+        item.append(index ? "; " : "", isolated(row.shown), " from ", isolated(visibleName(row.file)), odd.length ? ` (${odd.join(", ")})` : "");
       });
       item.append(".");
       return item;
