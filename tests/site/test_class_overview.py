@@ -232,6 +232,8 @@ def test_only_what_the_lesson_has_is_counted_under_its_own_titles(page, site_url
     for exercise in lesson["exercises"]:
         claims["exercises"][exercise["name"]] = {"chapter": "", "title": f"<b>The file's title</b> {exercise['name']}",
                                                  "attempted": True, "solved": True, "solutionShown": False, "code": None}
+    claims["exercises"]["made_up_exercise"] = dict(claims["exercises"][lesson["exercises"][0]["name"]], code="answer = 1")
+    claims["figures"] = {lesson["figures"][0]["name"]: {"right": 1000, "total": 5}, "made_up_figure": {"right": 3, "total": 3}}
     real = lesson["predictions"][0]
     claims["predictions"] = {f"made-up-{n}": {"answer": "1", "correct": True, "revealed": False, "first": "1", "firstRight": True}
                              for n in range(900)}
@@ -249,9 +251,13 @@ def test_only_what_the_lesson_has_is_counted_under_its_own_titles(page, site_url
     assert cells["Exercises passed (says the file)"] == f"0 of {len(lesson['exercises'])}"
     assert cells["Build-your-own steps passed"].startswith("0 of ")
     assert cells["Predictions right first time"] == "1 of 1 answered right first time"
-    assert cells["Not counted"] == f"{len(lesson['exercises'])} marked solved with no code; 900 predictions this lesson does not have"
+    assert cells["Figures done by hand"] == f"0 of {len(lesson['figures'])}", "more boxes right than the figure has is no progress"
+    assert cells["Not counted"] == (f"{len(lesson['exercises'])} marked solved with no code; "
+                                    "900 predictions, 1 exercise, 1 figure this lesson does not have")
     chapter = next(chapter["title"] for chapter in lesson["chapters"] if chapter["path"] == real["chapter"])
     assert cells[chapter].startswith("1 of ") and "predictions answered, 1 right first time" in cells[chapter]
+    figure = lesson["figures"][0]
+    assert figure["title"] not in cells[next(c["title"] for c in lesson["chapters"] if c["path"] == figure["chapter"])]
 
     table.get_by_role("button", name="Claims Everything", exact=True).click()
     detail = page.get_by_role("region", name="Work of Claims Everything")
