@@ -91,10 +91,11 @@ def generated_work(lesson, learner, seed):
 def expected_counts(work, lesson):
     """What the overview's row says of `work`, as numbers (and the last change as an ISO time, or None)."""
     runs = {path: page["runs"] for path, page in work["pages"].items()}
-    solved = {name for name, result in work["exercises"].items() if result["solved"]}
+    solved = {name for name, result in work["exercises"].items() if result["solved"] and result["code"] is not None}
     steps = [exercise["name"] for exercise in lesson["exercises"] if exercise["chapter"] == lesson["buildYourOwn"]]
-    answered = {identifier: record for identifier, record in work["predictions"].items()
-                if record["answer"] != "" or "first" in record}
+    ids = {prediction["id"] for prediction in lesson["predictions"]}
+    kept = {identifier: record for identifier, record in work["predictions"].items() if identifier in ids}
+    answered = {identifier: record for identifier, record in kept.items() if record["answer"] != "" or "first" in record}
     figures = work.get("figures", {})
 
     def chapter_counts(path):
@@ -114,7 +115,7 @@ def expected_counts(work, lesson):
         "exercises": len(lesson["exercises"]),
         "predictions_right_first": sum(record.get("firstRight") is True for record in answered.values()),
         "predictions_answered": len(answered),
-        "predictions_shown": sum(record["revealed"] for record in work["predictions"].values()),
+        "predictions_shown": sum(record["revealed"] for record in kept.values()),
         "predictions_unknown": sum("first" not in record for record in answered.values()),
         "predictions": len(lesson["predictions"]),
         "figures_done": sum(figures.get(figure["name"], {}).get("right", -1) == figures.get(figure["name"], {}).get("total")
@@ -125,6 +126,10 @@ def expected_counts(work, lesson):
         "solutions_shown": sum(result["solutionShown"] for result in work["exercises"].values()),
         "solutions_off": work["settings"]["solutions"] == "off",
         "last_change": max((page["lastChange"] for page in work["pages"].values()), default=None),
+        "edited_engine": work["engine"]["active"] is not None,
+        "solved_without_code": sum(result["solved"] and result["code"] is None for name, result in work["exercises"].items()
+                                   if name in {exercise["name"] for exercise in lesson["exercises"]}),
+        "ignored_predictions": len(work["predictions"]) - len(kept),
         "per_chapter": {chapter["path"]: chapter_counts(chapter["path"]) for chapter in lesson["chapters"]},
     }
 
@@ -138,6 +143,7 @@ def bad_work_files(lesson):
     other_site["site"]["name"] = "Another lesson"
     damaged = copy.deepcopy(good)
     damaged["exercises"][lesson["exercises"][0]["name"]]["solved"] = "yes"
+    month_13 = dict(good, saved="2026-13-02T08:00:00.000Z")  # written as a time should be, but no such month
     return [
         ("notes.json", b"These are my notes, not JSON.", "its text is not JSON"),
         ("other-shape.json", json.dumps({"name": "Ada", "scores": [1, 2, 3]}).encode(), "not a work file of this lesson"),
@@ -146,6 +152,7 @@ def bad_work_files(lesson):
         ("cut-backprop-work.json", text[: len(text) // 2].encode(), "ends too early"),
         ("damaged-backprop-work.json", json.dumps(damaged).encode(), "solved must be true or false"),
         ("huge-backprop-work.json", b"{" + b" " * (50 * 1000 * 1000) + b"}", "50 MB"),
+        ("month-13-backprop-work.json", json.dumps(month_13).encode(), "the date 2026-13-02 08:00:00, which does not exist"),
     ]
 
 
@@ -167,7 +174,10 @@ def row_text(counts, lesson):
     if counts["predictions_unknown"]:
         predictions += f"; {counts['predictions_unknown']} first {'try' if counts['predictions_unknown'] == 1 else 'tries'} not recorded"
     last = counts["last_change"].replace("T", " ")[:16] if counts["last_change"] else "—"  # the page's zone is UTC here
+    ignored = counts["ignored_predictions"]
+    not_counted = "; ".join(([f"{counts['solved_without_code']} marked solved with no code"] if counts["solved_without_code"] else [])
+                            + ([f"{ignored} prediction{'' if ignored == 1 else 's'} this lesson does not have"] if ignored else [])) or "—"
     return [f"{counts['chapters_run']} of {counts['chapters']}", f"{counts['exercises_passed']} of {counts['exercises']}",
             predictions, f"{counts['steps_passed']} of {counts['steps']}", f"{counts['figures_done']} of {counts['figures']}",
             f"{counts['solutions_shown']}{' (turned off)' if counts['solutions_off'] else ''}", last,
-            *[chapter(item["path"]) for item in lesson["chapters"]]]
+            "yes" if counts["edited_engine"] else "no", not_counted, "not checked", *[chapter(item["path"]) for item in lesson["chapters"]]]

@@ -6,17 +6,23 @@ teachers' page: one row per learner whose every number matches what the files ho
 here, independently of the page), the bad file listed with its reason, sorting by a column, a
 learner's code for an exercise shown as text, and "Download as CSV" whose rows hold the same numbers
 with formula-looking names defused. Files dropped onto the field are read too. From the moment the
-page is ready, nothing is requested at all: the files never leave the browser.
+page is ready, nothing is requested at all: the files never leave the browser. Crafted files (issue #34):
+names with a zero-width space, a Cyrillic А or a right-to-left override read differently, are listed
+as look-alikes and cannot turn the detail's heading around; solved flags with no code, 900 prediction
+ids the lesson does not have and a file's own exercise titles are not counted or shown; a month 13 is
+refused; a file carrying an edited engine is marked.
 What it is not: "Your work" (test_work.py) or the format (tests/article/test_work_files.py).
 """
 import csv
+import importlib
 import io
 import json
+import re
 
 import pytest
 from playwright.sync_api import expect
 
-from helpers import wait_for_address
+from helpers import PYTHON_TIMEOUT_MS, wait_for_address
 from test_accessibility import serious_violations
 from sample_work_files import DROP_FILES, bad_work_files, expected_counts, generated_work, lesson_map, row_text
 
@@ -72,9 +78,9 @@ def test_thirty_files_and_a_bad_one_make_the_class_table_and_its_csv(page, site_
                                   "or copied. Download the work again in the browser that holds it.")
     table = page.get_by_role("table")
     headings = table.locator("thead th").all_inner_texts()
-    assert headings == ["Learner", "Chapters with something run", "Exercises passed", "Predictions right first time",
+    assert headings == ["Learner", "Chapters with something run", "Exercises passed (says the file)", "Predictions right first time",
                         "Build-your-own steps passed", "Figures done by hand", "Solutions shown", "Last change",
-                        *[chapter["title"] for chapter in lesson["chapters"]]]
+                        "Edited engine", "Not counted", "Exercises passed (checked)", *[chapter["title"] for chapter in lesson["chapters"]]]
     rows = table.evaluate(READ_ROWS)
     works = {work["learner"]: work for _, work in class_files if work}
     assert sorted(row[0] for row in rows) == sorted(NAMES)
@@ -84,7 +90,8 @@ def test_thirty_files_and_a_bad_one_make_the_class_table_and_its_csv(page, site_
     assert any(row[2] != "0 of 14" for row in rows) and any("turned off" in row[6] for row in rows)
     # first tries: some wrong first and right later, some shown, some from files that could not record them
     assert any("not recorded" in row[3] for row in rows) and any("shown the answer" in row[3] for row in rows)
-    chapter_cells = [cell for row in rows for cell in row[8:]]
+    assert any("1 prediction this lesson does not have" == row[9] for row in rows), "an older lesson's prediction is not counted"
+    chapter_cells = [cell for row in rows for cell in row[11:]]
     assert any("right first time" in cell for cell in chapter_cells) and any("by hand" in cell for cell in chapter_cells)
 
     exercises_heading = table.locator("thead th").nth(2)
@@ -116,12 +123,13 @@ def test_thirty_files_and_a_bad_one_make_the_class_table_and_its_csv(page, site_
     assert raw.startswith("\ufeff".encode()) and b"\r\n" in raw
     table_rows = list(csv.reader(io.StringIO(raw.decode("utf-8-sig"), newline="")))
     header, lines = table_rows[0], table_rows[1:]
-    assert header[:18] == ["Learner", "File", "Chapters with something run", "Chapters", "Exercises passed", "Exercises",
+    assert header[:21] == ["Learner", "File", "Chapters with something run", "Chapters", "Exercises passed (says the file)", "Exercises",
                            "Predictions right first time", "Predictions answered", "Predictions whose answer was shown",
                            "Predictions whose first try was not recorded", "Predictions", "Build-your-own steps passed",
                            "Build-your-own steps", "Figures done by hand", "Figures by hand", "Solutions shown",
-                           "Solutions turned off", "Last change"]
-    assert header[18:] == [chapter["title"] for chapter in lesson["chapters"]] and len(lines) == 30
+                           "Solutions turned off", "Last change", "Edited engine", "Not counted",
+                           "Exercises passed (checked)"]
+    assert header[21:] == [chapter["title"] for chapter in lesson["chapters"]] and len(lines) == 30
     shown = {"'=cmd()": "=cmd()", "'+Zoe": "+Zoe", "'-1 Sam": "-1 Sam", "'@Lee": "@Lee"}
     by_name = {shown.get(line[0], line[0]): line for line in lines}
     assert set(by_name) == set(NAMES), "every formula-looking name starts with an apostrophe, the others are as typed"
@@ -134,7 +142,9 @@ def test_thirty_files_and_a_bad_one_make_the_class_table_and_its_csv(page, site_
             counts["predictions_unknown"], counts["predictions"], counts["steps_passed"], counts["steps"],
             counts["figures_done"], counts["figures"], counts["solutions_shown"]], name
         assert line[16] == ("yes" if counts["solutions_off"] else "no")
-        assert line[17:] == row_text(counts, lesson)[6:], name
+        expected = row_text(counts, lesson)
+        assert line[17:20] + line[21:] == expected[6:9] + expected[10:], name
+        assert line[20] == "", "not checked yet"
     assert b'"Ada ""the first"""' in raw
 
     assert requests_made[requests_before:] == [], "the overview requested something while it read the files"
@@ -153,3 +163,176 @@ def test_files_dropped_on_the_field_are_read(page, site_url, lesson, requests_ma
     expect(page.get_by_role("list", name="Files that could not be read")).to_contain_text("notes.json: This is not a work "
                                                                                          "file: its text is not JSON.")
     assert requests_made[requests_before:] == [] and page_errors == []
+
+
+# Crafted files (issue #34): what a file says is shown as what it is, and only what the lesson has is counted.
+LOOK_ALIKES = {"Ada Lovelace": "Ada Lovelace looks like another name",
+               "Ada\u200b Lovelace": "Ada[U+200B] Lovelace looks like another name, with a hidden character U+200B",
+               "\u0410da Lovelace": "\u0410da Lovelace looks like another name, with Cyrillic \u0410 (U+0410)",
+               "Ada \u202eLovelace": "Ada [U+202E]Lovelace looks like another name, with a hidden character U+202E",
+               "Grace Hopper": "Grace Hopper"}
+HIDDEN = "[\u200b-\u200f\u202a-\u202e\u2066-\u2069\u061c\ufeff]"
+# The left edges of the first letters of "exercises" in `heading`, as they are drawn.
+LETTER_EDGES = """heading => {
+  const walker = document.createTreeWalker(heading, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const at = node.data.indexOf("exercises");
+    if (at < 0) continue;
+    const range = document.createRange();
+    return [0, 1, 2, 3].map((k) => { range.setStart(node, at + k); range.setEnd(node, at + k + 1); return range.getBoundingClientRect().left; });
+  }
+}"""
+
+
+def write_files(tmp_path, works):
+    """[(file name, work)] written into tmp_path: their paths."""
+    paths = []
+    for name, work in works:
+        paths.append(tmp_path / name)
+        paths[-1].write_text(json.dumps(work), encoding="utf-8")
+    return [str(path) for path in paths]
+
+
+def test_names_that_look_alike_are_told_apart_and_cannot_turn_the_page_around(page, site_url, lesson, tmp_path, page_errors):
+    field = open_overview(page, site_url)
+    works = [(f"learner-{seed}.json", generated_work(lesson, name, seed=seed)) for seed, name in enumerate(LOOK_ALIKES)]
+    field.set_input_files(write_files(tmp_path, works))
+    expect(page.locator(".class-overview > [role=status]")).to_have_text(
+        "Added 5 learners: 5 in the table. Some names look alike (listed below).")
+    table = page.get_by_role("table")
+    shown = [row[0] for row in table.evaluate(READ_ROWS)]
+    assert sorted(shown) == sorted(LOOK_ALIKES.values()), "each look-alike reads differently, with what sets it apart"
+    assert not [name for name in shown if re.search(HIDDEN, name)], "no hidden or bidi control character is on the page"
+    alike = page.get_by_role("list", name="Names that look alike")
+    expect(alike.get_by_role("listitem")).to_have_count(1)
+    expect(alike).to_contain_text("4 rows have names that look alike; check whose work each file is: ")
+    for file in ("learner-0.json", "learner-1.json", "learner-2.json (Cyrillic \u0410 (U+0410))", "learner-3.json"):
+        expect(alike).to_contain_text(file)
+    expect(alike).not_to_contain_text("Grace")
+
+    table.get_by_role("button", name="Ada [U+202E]Lovelace", exact=True).click()
+    heading = page.get_by_role("region", name="Work of Ada [U+202E]Lovelace").get_by_role("heading")
+    expect(heading).to_have_text("Ada [U+202E]Lovelace: exercises and code")
+    edges = heading.evaluate(LETTER_EDGES)
+    assert edges == sorted(edges), f"the words after the name are drawn left to right: {edges}"
+    assert serious_violations(page) == []  # the list of look-alikes and the marks in the rows included
+
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download as CSV").click()
+    names = [line[0] for line in csv.reader(io.StringIO(open(download.value.path(), encoding="utf-8-sig").read()))][1:]
+    assert sorted(names) == sorted(["Ada Lovelace", "Ada[U+200B] Lovelace", "\u0410da Lovelace", "Ada [U+202E]Lovelace",
+                                    "Grace Hopper"]), "the gradebook writes the hidden characters out too"
+    assert page_errors == []
+
+
+def test_only_what_the_lesson_has_is_counted_under_its_own_titles(page, site_url, lesson, tmp_path, page_errors):
+    field = open_overview(page, site_url)
+    claims = generated_work(lesson, "Claims Everything", seed=1)  # 14 of 14 solved, with no code at all
+    claims["edits"] = {}
+    for exercise in lesson["exercises"]:
+        claims["exercises"][exercise["name"]] = {"chapter": "", "title": f"<b>The file's title</b> {exercise['name']}",
+                                                 "attempted": True, "solved": True, "solutionShown": False, "code": None}
+    claims["exercises"]["made_up_exercise"] = dict(claims["exercises"][lesson["exercises"][0]["name"]], code="answer = 1")
+    claims["figures"] = {lesson["figures"][0]["name"]: {"right": 1000, "total": 5}, "made_up_figure": {"right": 3, "total": 3}}
+    real = lesson["predictions"][0]
+    claims["predictions"] = {f"made-up-{n}": {"answer": "1", "correct": True, "revealed": False, "first": "1", "firstRight": True}
+                             for n in range(900)}
+    claims["predictions"][real["id"]] = {"answer": "2", "correct": True, "revealed": False, "first": "2", "firstRight": True}
+    month_13 = dict(generated_work(lesson, "Thirteen", seed=2), saved="2026-13-02T08:00:00.000Z")
+    field.set_input_files(write_files(tmp_path, [("claims.json", claims), ("month-13.json", month_13)]))
+
+    expect(page.locator(".class-overview > [role=status]")).to_have_text(
+        "Added 1 learner: 1 in the table. 1 file could not be read (listed below).")
+    expect(page.get_by_role("list", name="Files that could not be read")).to_have_text(
+        "month-13.json: This work file is damaged or was changed by hand: it has the date 2026-13-02 08:00:00, "
+        "which does not exist.")
+    table = page.get_by_role("table")
+    cells = dict(zip(table.locator("thead th").all_inner_texts(), table.locator("tbody tr").first.locator("th, td").all_inner_texts()))
+    assert cells["Exercises passed (says the file)"] == f"0 of {len(lesson['exercises'])}"
+    assert cells["Build-your-own steps passed"].startswith("0 of ")
+    assert cells["Predictions right first time"] == "1 of 1 answered right first time"
+    assert cells["Figures done by hand"] == f"0 of {len(lesson['figures'])}", "more boxes right than the figure has is no progress"
+    assert cells["Not counted"] == (f"{len(lesson['exercises'])} marked solved with no code; "
+                                    "900 predictions, 1 exercise, 1 figure this lesson does not have")
+    chapter = next(chapter["title"] for chapter in lesson["chapters"] if chapter["path"] == real["chapter"])
+    assert cells[chapter].startswith("1 of ") and "predictions answered, 1 right first time" in cells[chapter]
+    figure = lesson["figures"][0]
+    assert figure["title"] not in cells[next(c["title"] for c in lesson["chapters"] if c["path"] == figure["chapter"])]
+
+    table.get_by_role("button", name="Claims Everything", exact=True).click()
+    detail = page.get_by_role("region", name="Work of Claims Everything")
+    titles = {chapter["path"]: chapter["title"] for chapter in lesson["chapters"]}
+    expect(detail.locator("summary")).to_have_text(
+        [f"{exercise['title']} ({titles[exercise['chapter']]}): marked solved with no code, not counted (says the file)"
+         for exercise in lesson["exercises"]])
+    expect(detail).not_to_contain_text("The file's title")
+    assert page_errors == []
+
+
+def test_a_file_that_carries_an_edited_engine_is_marked(page, site_url, lesson, built_site, tmp_path, page_errors):
+    field = open_overview(page, site_url)
+    engine = (built_site / "tinygrad.py").read_text(encoding="utf-8")
+    works = {"Edited": engine + "\nimport os  # a line of someone else's\n", "Same": engine, "None": None}
+    files = []
+    for seed, (name, active) in enumerate(works.items()):
+        work = generated_work(lesson, name, seed=seed)
+        work["engine"]["active"] = active
+        files.append((f"{name}.json", work))
+    field.set_input_files(write_files(tmp_path, files))
+    table = page.get_by_role("table")
+    expect(table.locator("tbody tr")).to_have_count(3)
+    headings = table.locator("thead th").all_inner_texts()
+    marks = {row[0]: row[headings.index("Edited engine")] for row in table.evaluate(READ_ROWS)}
+    assert marks == {"Edited": "yes", "Same": "no", "None": "no"}
+    table.get_by_role("button", name="Edited", exact=True).click()
+    expect(page.get_by_role("region", name="Work of Edited")).to_contain_text("The file carries an edited engine.")
+    assert page_errors == []
+
+
+def only_cube(work, lesson, code):
+    """`work` with one exercise tried, x · x · x by hand, with `code`, and said to be solved."""
+    work["edits"] = {}
+    for exercise in lesson["exercises"]:
+        work["exercises"][exercise["name"]] = {"chapter": exercise["chapter"], "title": exercise["title"], "attempted": False,
+                                               "solved": False, "solutionShown": False, "code": None}
+    work["exercises"]["cube_by_hand"].update(attempted=True, solved=True, code=code)
+    return work
+
+
+def test_the_exercises_are_checked_again_in_python_each_learner_in_a_fresh_one_and_stop_ends_it(page, site_url, lesson,
+                                                                                                 tmp_path, page_errors):
+    field = open_overview(page, site_url)
+    forged = ("import contextlib\n"  # every check of this Python then passes: its failures are swallowed
+              "class Swallow:\n"
+              "    def __init__(self, *args): pass\n"
+              "    def __enter__(self): return self\n"
+              "    def __exit__(self, *args): return True\n"
+              "contextlib.redirect_stdout = Swallow\n")
+    codes = {"Claims": forged, "Dan": "x = 1\n", "Right": importlib.import_module("tutor.exercises.cube_by_hand").SOLUTION,
+             "Zed": "while True:\n    pass\n"}
+    field.set_input_files(write_files(tmp_path, [(f"{name}.json", only_cube(generated_work(lesson, name, seed=seed), lesson, code))
+                                                 for seed, (name, code) in enumerate(codes.items())]))
+    table = page.get_by_role("table")
+    expect(table.locator("tbody tr")).to_have_count(4)
+    page.get_by_role("button", name="Check the exercises in Python").click()
+    status = page.locator(".class-overview > [role=status]")
+    cube = next(exercise["title"] for exercise in lesson["exercises"] if exercise["name"] == "cube_by_hand")
+    expect(status).to_have_text(f"Checking 4 of 4: Zed's code for \u201c{cube}\u201d\u2026", timeout=PYTHON_TIMEOUT_MS)
+    progress = page.get_by_role("progressbar", name="Exercises checked")
+    expect(progress).to_have_attribute("value", "3")
+    page.get_by_role("button", name="Stop the checks").click()
+    expect(status).to_have_text("Stopped after 4 exercises; the others say \u201cnot checked\u201d.", timeout=PYTHON_TIMEOUT_MS)
+    expect(progress).to_be_hidden()
+
+    headings = table.locator("thead th").all_inner_texts()
+    checked = {row[0]: row[headings.index("Exercises passed (checked)")] for row in table.evaluate(READ_ROWS)}
+    total = len(lesson["exercises"])
+    assert {name: checked[name] for name in ("Dan", "Right", "Zed")} == {
+        "Dan": f"0 of {total}", "Right": f"1 of {total}", "Zed": f"0 of {total}"}, "Claims's forged check stayed in its own Python"
+    verdicts = {"Dan": "solved (says the file); not solved: 0 of ", "Right": "solved (says the file); solved (checked)",
+                "Zed": "solved (says the file); stopped before its checks ran (checked)"}
+    for name, verdict in verdicts.items():
+        table.get_by_role("button", name=name, exact=True).click()
+        expect(page.get_by_role("region", name=f"Work of {name}").locator("summary", has_text=cube)).to_contain_text(verdict)
+    assert serious_violations(page) == []
+    assert page_errors == []

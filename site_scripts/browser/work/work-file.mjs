@@ -8,7 +8,8 @@
 //   workFileName(learner)     "<name>-backprop-work.json";
 //   readWorkFile(file, lesson) a File checked before anything is kept: { work } or { problem } with a
 //                             sentence for the reader (too large, empty, not JSON, cut short, JSON of
-//                             another shape, a newer version, another site's file, damaged);
+//                             another shape, a newer version, another site's file, damaged, a date
+//                             that does not exist such as month 13);
 //   restoreWork(work)         this browser's work replaced by the file's, all or nothing.
 // The exercises' solutions switch is this browser's (a teacher's choice for the room): a file records
 // it for the class overview, and loading a file leaves the browser's own switch as it is.
@@ -116,7 +117,21 @@ export function parseWork(text, { map, schema }) {
   }
   const problem = problemWith(value, schema);
   if (problem) return { problem: `This work file is damaged or was changed by hand: ${problem}.` };
+  const impossible = impossibleDate(value);
+  if (impossible) return { problem: `This work file is damaged or was changed by hand: it has the date ${impossible}, which does not exist.` };
   return { work: value };
+}
+
+/** The first of a checked file's times that is no real date or time ("2026-13-02 08:00:00"), or null. */
+function impossibleDate(work) {
+  const times = [work.saved, work.settings.solutionsChanged,
+    ...Object.values(work.pages).flatMap((page) => [page.lastRun, page.lastChange])].filter((time) => time !== null);
+  return times.find((time) => {
+    const [year, month, day, hours, minutes, seconds] = time.match(/\d+/g).map(Number);
+    const date = new Date(Date.UTC(year, month - 1, day, hours, minutes, seconds));
+    return date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day
+      || date.getUTCHours() !== hours || date.getUTCMinutes() !== minutes || date.getUTCSeconds() !== seconds;
+  })?.replace("T", " ").slice(0, 19) ?? null;
 }
 
 /** True when `text` opens a JSON object or list that never closes (a file cut off part way). */
