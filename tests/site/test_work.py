@@ -163,6 +163,7 @@ def test_work_goes_to_a_file_and_comes_back_in_another_browser(page, browser, si
     expect(question).to_contain_text("Nothing saved in this browser is replaced.")
     assert serious_violations(fresh) == []  # the page with its question shown
     assert fresh.evaluate(STORED) == {}, "nothing is kept before the confirm"
+    question.get_by_role("checkbox", name="Run the file's engine too").check()  # test_work_engine.py: unticked
     question.get_by_role("button", name="Replace my work").click()
     expect(group.get_by_role("status").filter(has_text="Loaded")).to_be_visible()
     expect(group.get_by_label("Your name (it names the file):")).to_have_value("Ada Lovelace")

@@ -3,13 +3,18 @@
 // this browser keeps ("Saved in this browser: ..."), a name field, "Download my work" (saves
 // <name>-backprop-work.json, work-file.mjs), "Load my work" (a file chooser; the file is checked first,
 // then the page says what it would replace and waits for "Replace my work" or "Cancel"), and the
-// switch that turns the exercises' solutions off in this browser. After a load, the edited engine of the
-// file (or the lesson's, if the file has none) is what Python runs from then on (runtime.useEngine).
+// switch that turns the exercises' solutions off in this browser. A file's engine that differs from the
+// lesson's is code from someone else: the question shows its first changed lines and how many lines
+// differ, and asks on its own ("Run the file's engine too", unticked); unticked, the work loads with the
+// lesson's engine and the file's engine is kept only as the draft of "Edit the engine", never run.
+// After a load, the engine chosen so is what Python runs from then on (runtime.useEngine).
 // Everything from a file is shown as text; a file that fails its checks changes nothing.
 // What it is not: the format or its checks (work-file.mjs), or the counting (work-summary.mjs).
 import { runtime } from "../runtime/runtime.mjs";
 import { saveLearner, savedLearner, setSolutionsAllowed, solutionsAllowed } from "../storage/saved-settings.mjs";
 import { button, saveAsFile } from "../ui/ui.mjs";
+import { fingerprint } from "../storage/saved-edits.mjs";
+import { engineDifference, lessonEngine } from "./engine-difference.mjs";
 import { loadLesson, readWorkFile, restoreWork, workFileName, workFromStorage } from "./work-file.mjs";
 import { describe, summarize } from "./work-summary.mjs";
 
@@ -59,6 +64,19 @@ class YourWork {
     this.confirmation.hidden = true;
     this.question = this.confirmation.appendChild(document.createElement("p"));
     this.question.tabIndex = -1;
+    this.engineQuestion = this.confirmation.appendChild(document.createElement("div"));
+    this.engineQuestion.className = "your-work__engine";
+    this.engineQuestion.hidden = true;
+    this.engineWords = this.engineQuestion.appendChild(document.createElement("p"));
+    this.engineLines = this.engineQuestion.appendChild(document.createElement("pre"));
+    this.engineLines.setAttribute("aria-label", "The file's engine, from its first change");
+    const runLabel = this.engineQuestion.appendChild(document.createElement("p")).appendChild(document.createElement("label"));
+    this.runEngine = runLabel.appendChild(document.createElement("input"));
+    this.runEngine.type = "checkbox";
+    runLabel.append(" Run the file's engine too");
+    this.engineQuestion.appendChild(document.createElement("p")).textContent = "Unticked, the work is loaded with the "
+      + "lesson's engine, and the file's engine is only kept as your draft on the page \"Edit the engine\", where you "
+      + "can read it (it does not run until you apply it there).";
     const answers = this.confirmation.appendChild(document.createElement("div"));
     answers.className = "your-work__bar";
     button(answers, "Replace my work", "your-work__replace", () => this.replace());
@@ -122,15 +140,44 @@ class YourWork {
     const replaced = describe(this.current());
     const whose = work.learner ? `${work.learner}'s work` : "work";
     this.question.textContent = `${file.name} holds ${whose}: ${incoming}. `
-      + (replaced ? `Loading it replaces ${replaced} in this browser.` : "Nothing saved in this browser is replaced.")
-      + (work.engine.active !== null ? " Every code block and figure will then run the file's edited engine." : "");
+      + (replaced ? `Loading it replaces ${replaced} in this browser.` : "Nothing saved in this browser is replaced.");
+    this.lessonEngine = work.engine.active === null ? null : await lessonEngine().catch(() => null);
+    if (this.pending !== work) return; // another file was chosen meanwhile
+    this.askAboutEngine(work.engine.active);
     this.confirmation.hidden = false;
     this.question.focus();
   }
 
+  /** A file's engine that is not the lesson's: say how it differs and ask, unticked, whether to run it. */
+  askAboutEngine(source) {
+    this.runEngine.checked = false;
+    this.engineQuestion.hidden = source === null || source === this.lessonEngine;
+    if (this.engineQuestion.hidden) return;
+    const plural = (count) => `${count} line${count === 1 ? "" : "s"}`;
+    let size = "The lesson's engine could not be read here, so the difference cannot be counted.";
+    this.engineLines.textContent = source.split("\n").slice(0, 8).join("\n");
+    if (this.lessonEngine !== null) {
+      const { added, removed, firstChange, firstLines } = engineDifference(this.lessonEngine, source);
+      size = `Compared with the lesson's engine, ${plural(added)} ${added === 1 ? "was" : "were"} added and `
+        + `${plural(removed)} removed; its first changed lines (from line ${firstChange}) are:`;
+      this.engineLines.textContent = firstLines;
+    }
+    this.engineWords.textContent = "This file also carries its own engine (tinygrad.py), which is not the lesson's. "
+      + "An engine is Python code that every code block and figure of the lesson would run in this browser, "
+      + "so run it only if you trust whoever made this file and know what they changed. " + size;
+  }
+
+  /** The work to keep: the file's, with its engine only if the learner ticked "Run the file's engine too". */
+  chosen(work) {
+    if (this.engineQuestion.hidden || this.runEngine.checked) return work;
+    const draft = { code: work.engine.active, original: fingerprint(this.lessonEngine ?? "") };
+    return { ...work, engine: { active: null, draft } };
+  }
+
   replace() {
-    const work = this.pending;
+    const work = this.pending && this.chosen(this.pending);
     if (!work) return;
+    const withEngine = work === this.pending;
     this.cancel();
     if (!restoreWork(work)) {
       this.showProblem("This browser refused to keep the work (its storage is full or turned off): nothing here changed.");
@@ -139,7 +186,9 @@ class YourWork {
     if (runtime.engineSource !== work.engine.active) runtime.useEngine(work.engine.active);
     this.name.value = work.learner;
     this.showSaved();
-    this.say("Loaded: your edits, exercises, answers and engine are back, on every page of the lesson.");
+    this.say(withEngine ? "Loaded: your edits, exercises, answers and engine are back, on every page of the lesson."
+      : "Loaded: your edits, exercises and answers are back, on every page of the lesson. The file's engine was not run: "
+        + "the lesson's engine runs, and the file's is your draft on the page \"Edit the engine\".");
   }
 
   cancel() {
