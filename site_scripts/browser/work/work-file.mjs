@@ -6,6 +6,8 @@
 //                             hooks/work_files.py) and the schema, fetched once from the site itself;
 //   workFromStorage(lesson)   everything this browser keeps of the lesson, as a work file's value;
 //   workFileName(learner)     "<name>-backprop-work.json";
+//   downloadWork(lesson, learner) that work saved as a file in the reader's downloads (from "Your work"
+//                             and from a chapter's "Clear my saved edits"); returns the file's name;
 //   readWorkFile(file, lesson) a File checked before anything is kept: { work } or { problem } with a
 //                             sentence for the reader (too large, empty, not JSON, cut short, JSON of
 //                             another shape, a newer version, another site's file, damaged);
@@ -23,6 +25,7 @@ import { FIGURES_PREFIX, allFigureProgress, figureProgressItems } from "../stora
 import { PROGRESS_PREFIX, SOLUTION_SHOWN_PREFIX, allProgress, progressItems } from "../storage/saved-progress.mjs";
 import { SETTINGS_KEYS, allSettings, savedLearner, settingsItems } from "../storage/saved-settings.mjs";
 import { forgetItem, readItem, storedKeysStartingWith, writeItem } from "../storage/site-storage.mjs";
+import { saveAsFile } from "../ui/ui.mjs";
 
 export const FORMAT = "slope-to-backprop-work";
 export const VERSION = 1;
@@ -75,6 +78,14 @@ export function workFromStorage({ map }, learner = savedLearner()) {
 export function workFileName(learner) {
   const name = learner.normalize("NFKD").replace(/[^\w\s-]/g, "").trim().replace(/[\s_]+/g, "-").slice(0, 40);
   return `${name ? `${name}-` : ""}backprop-work.json`;
+}
+
+/** Save this browser's work as "<name>-backprop-work.json" in the reader's downloads; returns the file's name. */
+export function downloadWork(lesson, learner = savedLearner()) {
+  const work = workFromStorage(lesson, learner);
+  const name = workFileName(work.learner);
+  saveAsFile(name, `${JSON.stringify(work, null, 1)}\n`, "application/json");
+  return name;
 }
 
 /** A File read and checked: { work } or { problem }, a sentence saying what is wrong. */

@@ -12,10 +12,10 @@
 // What it is not: the format or its checks (work-file.mjs), or the counting (work-summary.mjs).
 import { runtime } from "../runtime/runtime.mjs";
 import { saveLearner, savedLearner, setSolutionsAllowed, solutionsAllowed } from "../storage/saved-settings.mjs";
-import { button, saveAsFile } from "../ui/ui.mjs";
+import { button } from "../ui/ui.mjs";
 import { fingerprint } from "../storage/saved-edits.mjs";
 import { engineDifference, lessonEngine } from "./engine-difference.mjs";
-import { loadLesson, readWorkFile, restoreWork, workFileName, workFromStorage } from "./work-file.mjs";
+import { downloadWork, loadLesson, readWorkFile, restoreWork, workFromStorage } from "./work-file.mjs";
 import { describe, summarize } from "./work-summary.mjs";
 
 /** Mount the page's controls, if it has the placeholder and they are not mounted yet. */
@@ -118,10 +118,9 @@ class YourWork {
   }
 
   download() {
-    const work = workFromStorage(this.lesson, this.name.value.trim());
-    saveLearner(work.learner);
-    const name = workFileName(work.learner);
-    saveAsFile(name, `${JSON.stringify(work, null, 1)}\n`, "application/json");
+    const learner = this.name.value.trim().slice(0, 100);
+    saveLearner(learner);
+    const name = downloadWork(this.lesson, learner);
     this.say(`Saved as ${name} (in your downloads). Load it here or in another browser with "Load my work".`);
   }
 
