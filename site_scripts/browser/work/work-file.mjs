@@ -11,7 +11,9 @@
 //   readWorkFile(file, lesson) a File checked before anything is kept: { work } or { problem } with a
 //                             sentence for the reader (too large, empty, not JSON, cut short, JSON of
 //                             another shape, a newer version, another site's file, damaged);
-//   restoreWork(work)         this browser's work replaced by the file's, all or nothing.
+//   restoreWork(work)         this browser's work replaced by the file's, all or nothing;
+//   forgetWork()              every item of the lesson this browser keeps forgotten, but the solutions
+//                             switch (a new learner on this computer starts empty).
 // The exercises' solutions switch is this browser's (a teacher's choice for the room): a file records
 // it for the class overview, and loading a file leaves the browser's own switch as it is.
 // What it is not: the pages (your-work.mjs, class/class-overview.mjs) or the key names of each kind of
@@ -161,6 +163,14 @@ function workKeys() {
   const prefixes = [EDITS_PREFIX, PROGRESS_PREFIX, SOLUTION_SHOWN_PREFIX, PREDICTIONS_PREFIX, FIGURES_PREFIX, ACTIVITY_PREFIX];
   return [...prefixes.flatMap((prefix) => storedKeysStartingWith(prefix)),
           ...[...ENGINE_KEYS, ...SETTINGS_KEYS].filter((key) => readItem(key) !== null)];
+}
+
+/** Forget the name, edits, progress, answers, figures, activity and edited engine kept here for this
+ *  site; the solutions switch (the teacher's choice for the room) stays. */
+export function forgetWork() {
+  const switchKept = settingsItems("", allSettings());
+  for (const key of workKeys()) forgetItem(key);
+  for (const [key, text] of switchKept) writeItem(key, text);
 }
 
 /** Replace this browser's work by `work` (a checked work file's value), keeping this browser's solutions

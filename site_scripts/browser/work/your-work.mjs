@@ -7,15 +7,19 @@
 // lesson's is code from someone else: the question shows its first changed lines and how many lines
 // differ, and asks on its own ("Run the file's engine too", unticked); unticked, the work loads with the
 // lesson's engine and the file's engine is kept only as the draft of "Edit the engine", never run.
-// After a load, the engine chosen so is what Python runs from then on (runtime.useEngine).
+// After a load, the engine chosen so is what Python runs from then on (runtime.useEngine), and the page
+// remembers whose file it was: a later download says that it holds work loaded from that file.
+// "I am a new learner on this computer" says what this browser holds, offers to download it first, and
+// on "Start empty" forgets the name and all of the work (the solutions switch stays: it is the room's).
 // Everything from a file is shown as text; a file that fails its checks changes nothing.
 // What it is not: the format or its checks (work-file.mjs), or the counting (work-summary.mjs).
 import { runtime } from "../runtime/runtime.mjs";
-import { saveLearner, savedLearner, setSolutionsAllowed, solutionsAllowed } from "../storage/saved-settings.mjs";
+import { noteWorkLoadedFrom, saveLearner, savedLearner, setSolutionsAllowed, solutionsAllowed, workLoadedFrom }
+  from "../storage/saved-settings.mjs";
 import { button } from "../ui/ui.mjs";
 import { fingerprint } from "../storage/saved-edits.mjs";
 import { engineDifference, lessonEngine } from "./engine-difference.mjs";
-import { downloadWork, loadLesson, readWorkFile, restoreWork, workFromStorage } from "./work-file.mjs";
+import { downloadWork, forgetWork, loadLesson, readWorkFile, restoreWork, workFromStorage } from "./work-file.mjs";
 import { describe, summarize } from "./work-summary.mjs";
 
 /** Mount the page's controls, if it has the placeholder and they are not mounted yet. */
@@ -56,6 +60,21 @@ class YourWork {
     this.chooser.hidden = true;
     this.chooser.setAttribute("aria-label", "Work file to load");
     this.chooser.addEventListener("change", () => this.check(this.chooser.files[0]));
+    this.newLearnerButton = button(bar, "I am a new learner on this computer", "your-work__new-learner",
+                                   () => this.askNewLearner());
+
+    this.fresh = element.appendChild(document.createElement("div"));
+    this.fresh.className = "your-work__confirm";
+    this.fresh.setAttribute("role", "group");
+    this.fresh.setAttribute("aria-label", "Start as a new learner?");
+    this.fresh.hidden = true;
+    this.freshWords = this.fresh.appendChild(document.createElement("p"));
+    this.freshWords.tabIndex = -1;
+    const freshAnswers = this.fresh.appendChild(document.createElement("div"));
+    freshAnswers.className = "your-work__bar";
+    button(freshAnswers, "Download this work first", "your-work__download-first", () => this.download());
+    button(freshAnswers, "Start empty", "your-work__start-empty", () => this.startEmpty());
+    button(freshAnswers, "Cancel", "your-work__cancel-fresh", () => this.cancel());
 
     this.confirmation = element.appendChild(document.createElement("div"));
     this.confirmation.className = "your-work__confirm";
@@ -97,10 +116,11 @@ class YourWork {
     this.solutionsOff.addEventListener("change", () => setSolutionsAllowed(!this.solutionsOff.checked));
     switchLabel.append(" Turn the exercises' solutions off in this browser");
 
-    this.downloadButton.disabled = this.loadButton.disabled = true;
+    const buttons = [this.downloadButton, this.loadButton, this.newLearnerButton];
+    for (const each of buttons) each.disabled = true;
     loadLesson().then((lesson) => {
       this.lesson = lesson;
-      this.downloadButton.disabled = this.loadButton.disabled = false;
+      for (const each of buttons) each.disabled = false;
       this.showSaved();
     }, (error) => {
       this.showProblem(`This page could not load the lesson's list of exercises (${error.message}). `
@@ -121,7 +141,11 @@ class YourWork {
     const learner = this.name.value.trim().slice(0, 100);
     saveLearner(learner);
     const name = downloadWork(this.lesson, learner);
-    this.say(`Saved as ${name} (in your downloads). Load it here or in another browser with "Load my work".`);
+    const from = workLoadedFrom();
+    const whose = from && `${from.learner ? `${from.learner}'s` : "someone's"} work file ${from.file}`;
+    this.say(`Saved as ${name} (in your downloads). Load it here or in another browser with "Load my work".`
+      + (from ? ` Note: the work here was loaded from ${whose}, so this file holds that work too, with anything `
+        + `done here since. If it is not yours, press "I am a new learner on this computer" to start your own.` : ""));
   }
 
   /** Check the chosen file; if it is a work file, say what loading it would replace and ask. */
@@ -135,6 +159,7 @@ class YourWork {
       return;
     }
     this.pending = work;
+    this.pendingFile = file.name;
     const incoming = describe(summarize(work, this.lesson.map), "the file's") || "no work at all";
     const replaced = describe(this.current());
     const whose = work.learner ? `${work.learner}'s work` : "work";
@@ -177,11 +202,13 @@ class YourWork {
     const work = this.pending && this.chosen(this.pending);
     if (!work) return;
     const withEngine = work === this.pending;
+    const file = this.pendingFile;
     this.cancel();
     if (!restoreWork(work)) {
       this.showProblem("This browser refused to keep the work (its storage is full or turned off): nothing here changed.");
       return;
     }
+    noteWorkLoadedFrom(work.learner, file);
     if (runtime.engineSource !== work.engine.active) runtime.useEngine(work.engine.active);
     this.name.value = work.learner;
     this.showSaved();
@@ -190,9 +217,32 @@ class YourWork {
         + "the lesson's engine runs, and the file's is your draft on the page \"Edit the engine\".");
   }
 
+  /** Say what this browser holds, and that starting empty forgets it; wait for "Start empty" or "Cancel". */
+  askNewLearner() {
+    this.cancel();
+    const what = describe(this.current());
+    const name = this.name.value.trim();
+    this.freshWords.textContent = `This browser holds ${what ? `${name ? `${name}'s` : "the"} work: ${what}`
+      : name ? `the name ${name} and no work yet` : "no work yet"}. Starting as a new learner forgets the name and all `
+      + "of the work (edits, exercises' progress, answers, figures and edited engine) on every page of this lesson "
+      + "in this browser; the switch for the exercises' solutions stays as it is. Download the work first to keep it.";
+    this.fresh.hidden = false;
+    this.freshWords.focus();
+  }
+
+  startEmpty() {
+    this.cancel();
+    forgetWork();
+    if (runtime.engineSource !== null) runtime.useEngine(null);
+    this.name.value = "";
+    this.showSaved();
+    this.say("This browser now starts empty, for a new learner. Type your name above.");
+    this.name.focus();
+  }
+
   cancel() {
     this.pending = null;
-    this.confirmation.hidden = true;
+    this.confirmation.hidden = this.fresh.hidden = true;
     this.say("");
   }
 
