@@ -11,6 +11,7 @@ import json
 from playwright.sync_api import expect
 
 from helpers import block, editor_text, open_lesson, set_code
+from test_accessibility import serious_violations
 from sample_work_files import generated_work, lesson_map
 from test_work import STORED, choose_work_file, download_work, open_your_work, work_group
 
@@ -34,6 +35,7 @@ def test_a_new_learner_can_download_the_work_first_then_starts_empty(page, site_
     question = group.get_by_role("group", name="Start as a new learner?")
     expect(question).to_contain_text("This browser holds Ada's work: your edits of 1 block, your progress in 1 exercise "
                                      "(1 solved), your answers to 1 prediction and your edited engine.")
+    assert serious_violations(page) == []  # the page with its question shown
     with page.expect_download() as download:
         question.get_by_role("button", name="Download this work first").click()
     work = json.loads(open(download.value.path(), encoding="utf-8").read())

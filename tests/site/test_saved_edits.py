@@ -18,6 +18,7 @@ from playwright.sync_api import expect
 
 from helpers import (REFUSED_STORAGE, block, editor_text, open_lesson, open_editor, output_text, press, record_lesson_errors,
                      run_block, set_code, wait_blocks_mounted)
+from test_accessibility import serious_violations
 
 SAVED_EDIT_PREFIX = "lesson-edit:"
 STORAGE_FAILURES = {
@@ -204,6 +205,7 @@ def test_clear_my_saved_edits_asks_first_and_leaves_other_pages_and_other_work(p
                                      "pages stay, unless you tick them below.")
     other_pages = question.get_by_role("checkbox", name="Also clear your saved edits of 1 block on the other pages")
     expect(other_pages).not_to_be_checked()
+    assert serious_violations(page) == []  # the page with its question shown
     with page.expect_download() as download:
         question.get_by_role("button", name="Download my work").click()
     work = json.loads(open(download.value.path(), encoding="utf-8").read())

@@ -6,7 +6,7 @@ record written directly here; a prediction answered in the page's own field make
 download, cleared storage, load and comes back in the chapter in a test of its own), passes a build-your-own step
 and applies an edited engine; "Download my work" saves <name>-backprop-work.json, which obeys the JSON
 Schema under CPython's jsonschema; a fresh browser context (empty storage) loads it after saying what it
-holds, and every piece is back where the learner left it (the block, the exercise's state, the step, the
+holds (its engine too, ticked: test_work_engine.py asks that apart), and every piece is back where the learner left it (the block, the exercise's state, the step, the
 banner of the edited engine, the answer), and a second download holds the same work. Loading over
 existing work says what it replaces first, and Cancel changes nothing. Each kind of bad file (not JSON,
 another shape, a newer version, another site's file, cut short, damaged, 50 MB) is refused with its

@@ -15,6 +15,7 @@ import textwrap
 from playwright.sync_api import expect
 
 from helpers import PYTHON_TIMEOUT_MS, UI_TIMEOUT_MS, block, open_lesson, run_block, set_code
+from test_accessibility import serious_violations
 from sample_work_files import generated_work, lesson_map
 from test_untrusted_storage import EXPLOIT, MARKER, REFUSAL, TARGET, controlled, heading_of, served_target
 from test_work import ENGINE, choose_work_file, open_your_work
@@ -60,6 +61,7 @@ def test_a_files_engine_runs_only_when_the_learner_ticks_it(page, site_url, buil
     expect(question).to_contain_text("This file also carries its own engine (tinygrad.py), which is not the lesson's.")
     expect(question).to_contain_text("Compared with the lesson's engine, 2 lines were added and 0 lines removed")
     expect(question.get_by_label("The file's engine, from its first change")).to_have_text(MARK + "\n")
+    assert serious_violations(page) == []  # the page with the engine's question shown
     question.get_by_role("button", name="Replace my work").click()
     expect(page.get_by_role("status").filter(has_text="The file's engine was not run")).to_be_visible()
     assert engine_run(page, site_url) == "the lesson"
