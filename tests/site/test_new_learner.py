@@ -33,8 +33,8 @@ def test_a_new_learner_can_download_the_work_first_then_starts_empty(page, site_
 
     group.get_by_role("button", name="I am a new learner on this computer").click()
     question = group.get_by_role("group", name="Start as a new learner?")
-    expect(question).to_contain_text("This browser holds Ada's work: your edits of 1 block, your progress in 1 exercise "
-                                     "(1 solved), your answers to 1 prediction and your edited engine.")
+    expect(question).to_contain_text("This browser holds Ada's work: the edits of 1 block, the progress in 1 exercise "
+                                     "(1 solved), the answers to 1 prediction and the edited engine.")
     assert serious_violations(page) == []  # the page with its question shown
     with page.expect_download() as download:
         question.get_by_role("button", name="Download this work first").click()

@@ -220,7 +220,7 @@ class YourWork {
   /** Say what this browser holds, and that starting empty forgets it; wait for "Start empty" or "Cancel". */
   askNewLearner() {
     this.cancel();
-    const what = describe(this.current());
+    const what = describe(this.current(), "the");
     const name = this.name.value.trim();
     this.freshWords.textContent = `This browser holds ${what ? `${name ? `${name}'s` : "the"} work: ${what}`
       : name ? `the name ${name} and no work yet` : "no work yet"}. Starting as a new learner forgets the name and all `
