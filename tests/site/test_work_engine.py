@@ -103,3 +103,13 @@ def test_the_exploit_in_a_files_engine_changes_nothing_served_even_when_run(brow
         assert page.get_by_role("heading", level=1).first.inner_text() == heading_of(built_site, TARGET)
     finally:
         context.close()
+
+
+def test_a_files_engine_is_asked_about_even_when_the_lessons_cannot_be_read(page, site_url, built_site, tmp_path,
+                                                                           clean_run):
+    page.route("**/tinygrad.py", lambda route: route.fulfill(status=404))
+    question = ask_to_load(page, site_url, work_file(built_site, tmp_path, FILE_ENGINE))
+    expect(question).to_contain_text("The lesson's engine could not be read here to compare them; the file's engine begins:")
+    expect(question.get_by_role("checkbox", name="Run the file's engine too")).not_to_be_checked()
+    expect(question.get_by_label("The file's engine, from its first change")).to_have_text(
+        "\n".join(FILE_ENGINE.split("\n")[:8]))

@@ -6,7 +6,7 @@
 // What it is not: the question itself (your-work.mjs) or a diff viewer.
 
 const ENGINE_URL = new URL("../../../../tinygrad.py", import.meta.url);
-const SHOWN_LINES = 8;
+export const SHOWN_LINES = 8; // the lines of a file's engine the question shows
 const MAX_CELLS = 4_000_000; // beyond this many line pairs, lines are counted as a multiset (still exact for pure additions)
 
 /** The lesson's engine, as the site serves it. */

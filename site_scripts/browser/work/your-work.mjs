@@ -18,7 +18,7 @@ import { noteWorkLoadedFrom, saveLearner, savedLearner, setSolutionsAllowed, sol
   from "../storage/saved-settings.mjs";
 import { button } from "../ui/ui.mjs";
 import { fingerprint } from "../storage/saved-edits.mjs";
-import { engineDifference, lessonEngine } from "./engine-difference.mjs";
+import { SHOWN_LINES, engineDifference, lessonEngine } from "./engine-difference.mjs";
 import { downloadWork, forgetWork, loadLesson, readWorkFile, restoreWork, workFromStorage } from "./work-file.mjs";
 import { describe, summarize } from "./work-summary.mjs";
 
@@ -178,8 +178,8 @@ class YourWork {
     this.engineQuestion.hidden = source === null || source === this.lessonEngine;
     if (this.engineQuestion.hidden) return;
     const plural = (count) => `${count} line${count === 1 ? "" : "s"}`;
-    let size = "The lesson's engine could not be read here, so the difference cannot be counted.";
-    this.engineLines.textContent = source.split("\n").slice(0, 8).join("\n");
+    let size = "The lesson's engine could not be read here to compare them; the file's engine begins:";
+    this.engineLines.textContent = source.split("\n").slice(0, SHOWN_LINES).join("\n");
     if (this.lessonEngine !== null) {
       const { added, removed, firstChange, firstLines } = engineDifference(this.lessonEngine, source);
       size = `Compared with the lesson's engine, ${plural(added)} ${added === 1 ? "was" : "were"} added and `
