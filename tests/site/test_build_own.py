@@ -2,7 +2,7 @@
 
 What it is: the reader types their steps into the chapter's blocks and presses Check; the progress
 list says which steps are done, tried or not started, also after a reload, and "Clear my saved
-edits" forgets it with the edits. With every step solved, "Use my engine" makes the reader's file
+edits" forgets it with the edits when the reader ticks it. With every step solved, "Use my engine" makes the reader's file
 the site's engine: the banner appears, the page "Edit the engine" shows that file as the engine in
 use, and a block and a figure of other chapters run on it; "Download my engine" saves the very same
 file, which runs with plain `python3` and prints the lesson's XOR predictions. An unsolved step is
@@ -19,6 +19,7 @@ from playwright.sync_api import expect
 from helpers import (PYTHON_TIMEOUT_MS, block_titled, editor_text, open_lesson, press_check, set_code, wait_for_address,
                      wait_python_ready)
 from test_accessibility import serious_violations
+from test_saved_edits import clear_saved_edits
 
 CHAPTER = "build-your-own/"
 STEPS = ["own_value", "own_operators", "own_power_tanh", "own_order", "own_backward", "own_divide_exp",
@@ -75,8 +76,7 @@ def test_progress_is_shown_saved_over_a_reload_and_cleared_with_the_edits(page, 
     shown = check_step(page, 2)
     assert "This step builds on step 1, which should pass first: a + b has 1 edge, expected 2" in shown
 
-    page.get_by_role("button", name="Clear my saved edits").click()
-    expect(page.get_by_role("status").filter(has_text="Cleared")).to_contain_text("your exercises' progress")
+    expect(clear_saved_edits(page, "progress in 2 exercises")).to_contain_text("this page's progress in 2 exercises")
     assert progress(page) == ["not started"] * 7
     page.reload()
     open_lesson(page, site_url, CHAPTER)

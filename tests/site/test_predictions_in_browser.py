@@ -3,7 +3,7 @@
 What it is: browser tests of site_scripts/browser/predictions/ on the built site served on 127.0.0.1, driven
 by role and visible label: a right answer is confirmed and its reason shown; a wrong one gets the
 feedback of the slip it matches (computed by the engine at build time, docs/predictions.yml); "Show
-me" reveals the answer; answers come back after a reload and "Clear my saved edits" forgets them;
+me" reveals the answer; answers come back after a reload and "Clear my saved edits" forgets this page's when the reader ticks it;
 text, an empty field, 1e309 and a decimal comma get a plain message and change nothing saved; a
 question is checked while Python cannot even start; the block a prediction is about confirms the
 reader's answer once it has run; and with JavaScript off (on screen and in print) the question and
@@ -20,6 +20,7 @@ from playwright.sync_api import expect
 
 from helpers import PYTHON_TIMEOUT_MS, REPO, block_titled, open_lesson, run_block
 from prediction_answers import answered
+from test_saved_edits import clear_saved_edits
 
 PREDICTIONS = answered(REPO / "docs")
 FIRST_RUN = PREDICTIONS["first-run-y"]          # on the home page, before the block "Your first run"
@@ -151,12 +152,11 @@ def test_a_list_the_block_computed_is_confirmed_as_its_length(page, site_url):
         f"The block computed len(network.layers) = {number(prediction['answer'])}, as you predicted.", timeout=PYTHON_TIMEOUT_MS)
 
 
-def test_clear_my_saved_edits_also_forgets_the_answers(page, site_url):
+def test_clear_my_saved_edits_forgets_the_answers_when_asked_to(page, site_url):
     open_lesson(page, site_url)
     group = question_group(page, FIRST_RUN)
     answer_with(group, number(FIRST_RUN["answer"]))
-    page.get_by_role("button", name="Clear my saved edits").click()
-    expect(page.get_by_role("status").filter(has_text="Cleared")).to_contain_text("predictions")
+    expect(clear_saved_edits(page, "answers to 1 prediction on this page")).to_contain_text("answers to 1 prediction")
     expect(group.get_by_role("textbox", name="Your answer")).to_have_value("")
     page.reload()
     expect(question_group(page, FIRST_RUN).get_by_role("textbox", name="Your answer")).to_have_value("")

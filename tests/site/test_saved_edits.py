@@ -3,7 +3,8 @@
 What it is: the browser's memory of edited blocks, checked on the built site served on 127.0.0.1:
 an edit comes back after a reload (also after Python crashed), Reset brings back the lesson's code
 and forgets the edit, a saved edit made for an older version of the lesson is shown with a notice
-and the original to compare, "Clear my saved edits" forgets everything, a browser that refuses
+and the original to compare, "Clear my saved edits" asks first, says what it clears, offers "Download my
+work", clears only this page's edits unless the reader ticks more, and Cancel keeps everything; a browser that refuses
 storage (full, or turned off) still runs every block, and when two tabs edit the same block, each says
 so before it overwrites the other's saved edit and the reader chooses which version stays.
 
@@ -17,12 +18,28 @@ from playwright.sync_api import expect
 
 from helpers import (REFUSED_STORAGE, block, editor_text, open_lesson, open_editor, output_text, press, record_lesson_errors,
                      run_block, set_code, wait_blocks_mounted)
+from test_accessibility import serious_violations
 
 SAVED_EDIT_PREFIX = "lesson-edit:"
 STORAGE_FAILURES = {
     "full": "Storage.prototype.setItem = function () { throw new DOMException('full', 'QuotaExceededError'); };",
     "turned off": REFUSED_STORAGE,
 }
+
+
+STORED = "() => Object.fromEntries(Object.keys(localStorage).map(key => [key, localStorage.getItem(key)]))"
+
+
+def clear_saved_edits(page, *options):
+    """Press "Clear my saved edits", tick the options whose label contains each of `options`, press Clear;
+    the status line, which then says what was cleared."""
+    page.get_by_role("button", name="Clear my saved edits", exact=True).click()
+    question = page.get_by_role("group", name="Clear your saved edits?")
+    for option in options:
+        question.get_by_role("checkbox", name=option).check()
+    question.get_by_role("button", name="Clear", exact=True).click()
+    expect(question).to_be_hidden()
+    return page.locator(".runnable-edits__status")
 
 
 def saved_keys(page):
@@ -150,21 +167,61 @@ def test_a_changed_lesson_is_announced_and_can_be_compared_or_reset(page, site_u
     assert page_errors == []
 
 
-def test_clear_my_saved_edits_forgets_every_edit(page, site_url, lesson_path, page_errors):
+def test_clear_my_saved_edits_forgets_every_edit_of_the_page(page, site_url, lesson_path, page_errors):
     open_lesson(page, site_url, lesson_path)
     first, second = block(page, 1), block(page, 2)
     set_code(first, "print('first edit')")
     set_code(second, "print('second edit')")
     assert len(saved_keys(page)) == 2
 
-    page.get_by_role("button", name="Clear my saved edits", exact=True).click()
+    expect(clear_saved_edits(page)).to_have_text("Cleared your edits of 2 blocks on this page.")
 
     assert saved_keys(page) == []
     assert editor_text(first) == original_code(first)
     assert editor_text(second) == original_code(second)
-    assert "Cleared 2 saved edits" in page.get_by_role("status").filter(has_text="Cleared").text_content()
     reload_lesson(page)
     assert editor_text(block(page, 1)) == original_code(block(page, 1))
+    assert page_errors == []
+
+
+def test_clear_my_saved_edits_asks_first_and_leaves_other_pages_and_other_work(page, site_url, tmp_path, page_errors):
+    """The review's "Clear my saved edits" erased every exercise's progress and every prediction of the site,
+    with no question: now it says what it clears, Cancel keeps everything, and Clear takes only this page's edits."""
+    open_lesson(page, site_url, "derivatives/")
+    set_code(block(page, 1), "print('kept on another page')")
+    page.evaluate("""() => {
+      localStorage.setItem('lesson-exercise:/relu', JSON.stringify({attempted: true, solved: true}));
+      localStorage.setItem('lesson-prediction:/paths-total', JSON.stringify({answer: '7', correct: true, revealed: false}));
+    }""")
+    open_lesson(page, site_url, "engine/")
+    first = block(page, 1)
+    set_code(first, "print('this page')")
+    before = page.evaluate(STORED)
+
+    page.get_by_role("button", name="Clear my saved edits", exact=True).click()
+    question = page.get_by_role("group", name="Clear your saved edits?")
+    expect(question).to_contain_text("This clears your edits of 1 block on this page: they show the lesson's code again. "
+                                     "Your exercises' progress, your answers to the predictions and your edits on other "
+                                     "pages stay, unless you tick them below.")
+    other_pages = question.get_by_role("checkbox", name="Also clear your saved edits of 1 block on the other pages")
+    expect(other_pages).not_to_be_checked()
+    assert serious_violations(page) == []  # the page with its question shown
+    with page.expect_download() as download:
+        question.get_by_role("button", name="Download my work").click()
+    work = json.loads(open(download.value.path(), encoding="utf-8").read())
+    assert work["edits"]["engine/#1"]["code"] == "print('this page')"
+    assert work["edits"]["derivatives/#1"]["code"] == "print('kept on another page')"
+    question.get_by_role("button", name="Cancel").click()
+    expect(page.locator(".runnable-edits__status")).to_have_text("Nothing was cleared.")
+    assert page.evaluate(STORED) == before and editor_text(first) == "print('this page')"
+
+    expect(clear_saved_edits(page)).to_have_text("Cleared your edits of 1 block on this page.")
+    after = page.evaluate(STORED)
+    changed = {key for key in before.keys() | after.keys() if before.get(key) != after.get(key)}
+    assert changed == {"lesson-edit:/engine/#1", "lesson-activity:/engine/"}, changed  # the edit, and when it changed
+    assert "lesson-edit:/engine/#1" not in after and editor_text(first) == original_code(first)
+    open_lesson(page, site_url, "derivatives/")
+    assert editor_text(block(page, 1)) == "print('kept on another page')"
     assert page_errors == []
 
 
@@ -180,6 +237,7 @@ def test_storage_that_fails_does_not_break_the_page(page, site_url, lesson_path,
     assert "cannot be saved" in page.get_by_role("status").filter(has_text="saved").text_content()
     press(first, "Reset")
     assert editor_text(first) == original_code(first)
-    page.get_by_role("button", name="Clear my saved edits", exact=True).click()
-    assert output_text(first) == ""
+    set_code(first, "print('edited again')")
+    expect(clear_saved_edits(page)).to_have_text("Cleared your edits of 1 block on this page.")
+    assert editor_text(first) == original_code(first) and output_text(first) == ""
     assert lesson_errors == []

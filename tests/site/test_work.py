@@ -6,7 +6,7 @@ record written directly here; a prediction answered in the page's own field make
 download, cleared storage, load and comes back in the chapter in a test of its own), passes a build-your-own step
 and applies an edited engine; "Download my work" saves <name>-backprop-work.json, which obeys the JSON
 Schema under CPython's jsonschema; a fresh browser context (empty storage) loads it after saying what it
-holds, and every piece is back where the learner left it (the block, the exercise's state, the step, the
+holds (its engine too, ticked: test_work_engine.py asks that apart), and every piece is back where the learner left it (the block, the exercise's state, the step, the
 banner of the edited engine, the answer), and a second download holds the same work. Loading over
 existing work says what it replaces first, and Cancel changes nothing. Each kind of bad file (not JSON,
 another shape, a newer version, another site's file, cut short, damaged, 50 MB) is refused with its
@@ -163,6 +163,7 @@ def test_work_goes_to_a_file_and_comes_back_in_another_browser(page, browser, si
     expect(question).to_contain_text("Nothing saved in this browser is replaced.")
     assert serious_violations(fresh) == []  # the page with its question shown
     assert fresh.evaluate(STORED) == {}, "nothing is kept before the confirm"
+    question.get_by_role("checkbox", name="Run the file's engine too").check()  # test_work_engine.py: unticked
     question.get_by_role("button", name="Replace my work").click()
     expect(group.get_by_role("status").filter(has_text="Loaded")).to_be_visible()
     expect(group.get_by_label("Your name (it names the file):")).to_have_value("Ada Lovelace")
@@ -206,7 +207,7 @@ def test_loading_over_work_says_what_it_replaces_and_cancel_keeps_it(page, site_
     choose_work_file(page, file)
     question.get_by_role("button", name="Replace my work").click()
     expect(group.locator(".your-work__saved")).to_have_text("Nothing is saved in this browser yet.")
-    assert not [key for key in page.evaluate(STORED) if not key.startswith("lesson-work:learner")]
+    assert not [key for key in page.evaluate(STORED) if not key.startswith(("lesson-work:learner", "lesson-work:loaded-from"))]
 
 
 def test_a_load_that_storage_refuses_half_way_puts_everything_back(page, site_url, built_site, tmp_path, clean_run):

@@ -8,7 +8,7 @@
 // change of the page shown (saved-activity.mjs). Storage that is full, turned off or refused never throws.
 // What it is not: the entries themselves (a figure starts empty on the next visit) or the figure.
 import { noteChange } from "./saved-activity.mjs";
-import { SITE_PATH, forgetItemsStartingWith, readRecord, storedRecords, writeItem } from "./site-storage.mjs";
+import { SITE_PATH, readRecord, storedRecords, writeItem } from "./site-storage.mjs";
 
 /** Every key of this module starts with this. */
 export const FIGURES_PREFIX = `lesson-figure-progress:${SITE_PATH}`;
@@ -39,11 +39,6 @@ export function saveFigureProgress(name, { right, total }) {
 /** { name: { right, total } } of every figure with saved progress. */
 export function allFigureProgress() {
   return storedRecords(FIGURES_PREFIX, progressRecord);
-}
-
-/** Forget every figure's progress; returns how many had some. */
-export function forgetAllFigureProgress() {
-  return forgetItemsStartingWith(FIGURES_PREFIX);
 }
 
 /** The items [key, text] that store `figures` (as allFigureProgress() returns them). */

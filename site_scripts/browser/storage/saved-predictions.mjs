@@ -10,7 +10,7 @@
 // then reports false and reading finds nothing (site-storage.mjs).
 // What it is not: the question, its check or its feedback (the predictions' view shows those).
 import { noteChange } from "./saved-activity.mjs";
-import { SITE_PATH, forgetItemsStartingWith, readRecord, storedRecords, writeItem } from "./site-storage.mjs";
+import { SITE_PATH, forgetItem, readRecord, storedRecords, writeItem } from "./site-storage.mjs";
 
 const KEY_PREFIX = `lesson-prediction:${SITE_PATH}`;
 /** Every key of this site's answers starts with this. */
@@ -50,9 +50,10 @@ export function allPredictions() {
   return storedRecords(KEY_PREFIX, predictionRecord);
 }
 
-/** Forget every saved answer of this site; returns how many there were. */
-export function forgetAllPredictions() {
-  return forgetItemsStartingWith(KEY_PREFIX);
+/** Forget the saved answer to prediction `id`. */
+export function forgetPrediction(id) {
+  noteChange();
+  forgetItem(`${KEY_PREFIX}${id}`);
 }
 
 /** The items [key, text] that store `answers` (as allPredictions() returns them). */

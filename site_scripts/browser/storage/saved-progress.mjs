@@ -7,7 +7,7 @@
 // refused never throws: saving then reports false and reading finds no progress (site-storage.mjs).
 // What it is not: the exercise's buttons or messages (exercises.mjs shows them).
 import { noteChange } from "./saved-activity.mjs";
-import { SITE_PATH, forgetItemsStartingWith, readItem, readRecord, storedKeysStartingWith, writeItem } from "./site-storage.mjs";
+import { SITE_PATH, forgetItem, readItem, readRecord, storedKeysStartingWith, writeItem } from "./site-storage.mjs";
 
 /** Every key of this site's exercise progress, and of the solutions shown, starts with one of these. */
 export const PROGRESS_PREFIX = `lesson-exercise:${SITE_PATH}`;
@@ -29,9 +29,10 @@ export function saveProgress(name, { attempted, solved }) {
   return writeItem(keyOf(name), JSON.stringify({ attempted, solved }));
 }
 
-/** Forget the progress of every exercise of this site; returns how many had some. */
-export function forgetAllProgress() {
-  return forgetItemsStartingWith(PROGRESS_PREFIX);
+/** Forget the progress of exercise `name` (whether its solution was shown stays: the class overview reads it). */
+export function forgetProgress(name) {
+  noteChange();
+  forgetItem(keyOf(name));
 }
 
 /** The reader opened the solution of exercise `name`. */

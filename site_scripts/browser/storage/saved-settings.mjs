@@ -4,15 +4,18 @@
 // overview), and the solutions switch a teacher turns off for a class: an address with `?solutions=off`
 // (any page) turns the solutions off in that browser until `?solutions=on` or the switch on "Your work"
 // turns them on again; when that last changed is kept too, and both go into the work file, so the class
-// overview can tell. allSettings() and settingsItems() read and store them for a work file. Storage that
-// is full, turned off or refused never throws: the solutions are then on and the name empty.
+// overview can tell. allSettings() and settingsItems() read and store them for a work file. When the work
+// here was loaded from a work file, whose file it was is kept too (workLoadedFrom), so a download can say
+// so: the person at the keyboard may not be the one the file names. Storage that is full, turned off or
+// refused never throws: the solutions are then on, the name empty and no file noted.
 // What it is not: the exercise panel that obeys the switch (exercises.mjs) or the page "Your work".
 import { SITE_PATH, forgetItem, readItem, readRecord, writeItem } from "./site-storage.mjs";
 
 const LEARNER_KEY = `lesson-work:learner:${SITE_PATH}`;
 const SOLUTIONS_KEY = `lesson-work:solutions:${SITE_PATH}`;
+const LOADED_FROM_KEY = `lesson-work:loaded-from:${SITE_PATH}`;
 /** The keys of this module. */
-export const SETTINGS_KEYS = [LEARNER_KEY, SOLUTIONS_KEY];
+export const SETTINGS_KEYS = [LEARNER_KEY, SOLUTIONS_KEY, LOADED_FROM_KEY];
 /** The query parameter that turns the solutions off or on: ?solutions=off, ?solutions=on. */
 export const SOLUTIONS_PARAMETER = "solutions";
 
@@ -24,6 +27,17 @@ export function savedLearner() {
 export function saveLearner(name) {
   if (name) writeItem(LEARNER_KEY, name);
   else forgetItem(LEARNER_KEY);
+}
+
+/** The work here was loaded from `file` (its name), which holds the work of `learner`. */
+export function noteWorkLoadedFrom(learner, file) {
+  writeItem(LOADED_FROM_KEY, JSON.stringify({ learner, file }));
+}
+
+/** { learner, file } of the work file the work here was loaded from, or null. */
+export function workLoadedFrom() {
+  const saved = readRecord(LOADED_FROM_KEY);
+  return typeof saved?.learner === "string" && typeof saved.file === "string" ? saved : null;
 }
 
 /** { solutions: "on" | "off", solutionsChanged: ISO time or null } */

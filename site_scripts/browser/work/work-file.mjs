@@ -6,11 +6,15 @@
 //                             hooks/work_files.py) and the schema, fetched once from the site itself;
 //   workFromStorage(lesson)   everything this browser keeps of the lesson, as a work file's value;
 //   workFileName(learner)     "<name>-backprop-work.json";
+//   downloadWork(lesson, learner) that work saved as a file in the reader's downloads (from "Your work"
+//                             and from a chapter's "Clear my saved edits"); returns the file's name;
 //   readWorkFile(file, lesson) a File checked before anything is kept: { work } or { problem } with a
 //                             sentence for the reader (too large, empty, not JSON, cut short, JSON of
 //                             another shape, a newer version, another site's file, damaged, a date
 //                             that does not exist such as month 13);
-//   restoreWork(work)         this browser's work replaced by the file's, all or nothing.
+//   restoreWork(work)         this browser's work replaced by the file's, all or nothing;
+//   forgetWork()              every item of the lesson this browser keeps forgotten, but the solutions
+//                             switch (a new learner on this computer starts empty).
 // The exercises' solutions switch is this browser's (a teacher's choice for the room): a file records
 // it for the class overview, and loading a file leaves the browser's own switch as it is.
 // What it is not: the pages (your-work.mjs, class/class-overview.mjs) or the key names of each kind of
@@ -24,6 +28,7 @@ import { FIGURES_PREFIX, allFigureProgress, figureProgressItems } from "../stora
 import { PROGRESS_PREFIX, SOLUTION_SHOWN_PREFIX, allProgress, progressItems } from "../storage/saved-progress.mjs";
 import { SETTINGS_KEYS, allSettings, savedLearner, settingsItems } from "../storage/saved-settings.mjs";
 import { forgetItem, readItem, storedKeysStartingWith, writeItem } from "../storage/site-storage.mjs";
+import { saveAsFile } from "../ui/ui.mjs";
 
 export const FORMAT = "slope-to-backprop-work";
 export const VERSION = 1;
@@ -76,6 +81,14 @@ export function workFromStorage({ map }, learner = savedLearner()) {
 export function workFileName(learner) {
   const name = learner.normalize("NFKD").replace(/[^\w\s-]/g, "").trim().replace(/[\s_]+/g, "-").slice(0, 40);
   return `${name ? `${name}-` : ""}backprop-work.json`;
+}
+
+/** Save this browser's work as "<name>-backprop-work.json" in the reader's downloads; returns the file's name. */
+export function downloadWork(lesson, learner = savedLearner()) {
+  const work = workFromStorage(lesson, learner);
+  const name = workFileName(work.learner);
+  saveAsFile(name, `${JSON.stringify(work, null, 1)}\n`, "application/json");
+  return name;
 }
 
 /** A File read and checked: { work } or { problem }, a sentence saying what is wrong. */
@@ -165,6 +178,14 @@ function workKeys() {
   const prefixes = [EDITS_PREFIX, PROGRESS_PREFIX, SOLUTION_SHOWN_PREFIX, PREDICTIONS_PREFIX, FIGURES_PREFIX, ACTIVITY_PREFIX];
   return [...prefixes.flatMap((prefix) => storedKeysStartingWith(prefix)),
           ...[...ENGINE_KEYS, ...SETTINGS_KEYS].filter((key) => readItem(key) !== null)];
+}
+
+/** Forget the name, edits, progress, answers, figures, activity and edited engine kept here for this
+ *  site; the solutions switch (the teacher's choice for the room) stays. */
+export function forgetWork() {
+  const switchKept = settingsItems("", allSettings());
+  for (const key of workKeys()) forgetItem(key);
+  for (const [key, text] of switchKept) writeItem(key, text);
 }
 
 /** Replace this browser's work by `work` (a checked work file's value), keeping this browser's solutions

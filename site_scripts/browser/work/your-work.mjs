@@ -3,14 +3,23 @@
 // this browser keeps ("Saved in this browser: ..."), a name field, "Download my work" (saves
 // <name>-backprop-work.json, work-file.mjs), "Load my work" (a file chooser; the file is checked first,
 // then the page says what it would replace and waits for "Replace my work" or "Cancel"), and the
-// switch that turns the exercises' solutions off in this browser. After a load, the edited engine of the
-// file (or the lesson's, if the file has none) is what Python runs from then on (runtime.useEngine).
+// switch that turns the exercises' solutions off in this browser. A file's engine that differs from the
+// lesson's is code from someone else: the question shows its first changed lines and how many lines
+// differ, and asks on its own ("Run the file's engine too", unticked); unticked, the work loads with the
+// lesson's engine and the file's engine is kept only as the draft of "Edit the engine", never run.
+// After a load, the engine chosen so is what Python runs from then on (runtime.useEngine), and the page
+// remembers whose file it was: a later download says that it holds work loaded from that file.
+// "I am a new learner on this computer" says what this browser holds, offers to download it first, and
+// on "Start empty" forgets the name and all of the work (the solutions switch stays: it is the room's).
 // Everything from a file is shown as text; a file that fails its checks changes nothing.
 // What it is not: the format or its checks (work-file.mjs), or the counting (work-summary.mjs).
 import { runtime } from "../runtime/runtime.mjs";
-import { saveLearner, savedLearner, setSolutionsAllowed, solutionsAllowed } from "../storage/saved-settings.mjs";
-import { button, saveAsFile } from "../ui/ui.mjs";
-import { loadLesson, readWorkFile, restoreWork, workFileName, workFromStorage } from "./work-file.mjs";
+import { noteWorkLoadedFrom, saveLearner, savedLearner, setSolutionsAllowed, solutionsAllowed, workLoadedFrom }
+  from "../storage/saved-settings.mjs";
+import { button } from "../ui/ui.mjs";
+import { fingerprint } from "../storage/saved-edits.mjs";
+import { SHOWN_LINES, engineDifference, lessonEngine } from "./engine-difference.mjs";
+import { downloadWork, forgetWork, loadLesson, readWorkFile, restoreWork, workFromStorage } from "./work-file.mjs";
 import { describe, summarize } from "./work-summary.mjs";
 
 /** Mount the page's controls, if it has the placeholder and they are not mounted yet. */
@@ -51,6 +60,21 @@ class YourWork {
     this.chooser.hidden = true;
     this.chooser.setAttribute("aria-label", "Work file to load");
     this.chooser.addEventListener("change", () => this.check(this.chooser.files[0]));
+    this.newLearnerButton = button(bar, "I am a new learner on this computer", "your-work__new-learner",
+                                   () => this.askNewLearner());
+
+    this.fresh = element.appendChild(document.createElement("div"));
+    this.fresh.className = "your-work__confirm";
+    this.fresh.setAttribute("role", "group");
+    this.fresh.setAttribute("aria-label", "Start as a new learner?");
+    this.fresh.hidden = true;
+    this.freshWords = this.fresh.appendChild(document.createElement("p"));
+    this.freshWords.tabIndex = -1;
+    const freshAnswers = this.fresh.appendChild(document.createElement("div"));
+    freshAnswers.className = "your-work__bar";
+    button(freshAnswers, "Download this work first", "your-work__download-first", () => this.download());
+    button(freshAnswers, "Start empty", "your-work__start-empty", () => this.startEmpty());
+    button(freshAnswers, "Cancel", "your-work__cancel-fresh", () => this.cancel());
 
     this.confirmation = element.appendChild(document.createElement("div"));
     this.confirmation.className = "your-work__confirm";
@@ -59,6 +83,19 @@ class YourWork {
     this.confirmation.hidden = true;
     this.question = this.confirmation.appendChild(document.createElement("p"));
     this.question.tabIndex = -1;
+    this.engineQuestion = this.confirmation.appendChild(document.createElement("div"));
+    this.engineQuestion.className = "your-work__engine";
+    this.engineQuestion.hidden = true;
+    this.engineWords = this.engineQuestion.appendChild(document.createElement("p"));
+    this.engineLines = this.engineQuestion.appendChild(document.createElement("pre"));
+    this.engineLines.setAttribute("aria-label", "The file's engine, from its first change");
+    const runLabel = this.engineQuestion.appendChild(document.createElement("p")).appendChild(document.createElement("label"));
+    this.runEngine = runLabel.appendChild(document.createElement("input"));
+    this.runEngine.type = "checkbox";
+    runLabel.append(" Run the file's engine too");
+    this.engineQuestion.appendChild(document.createElement("p")).textContent = "Unticked, the work is loaded with the "
+      + "lesson's engine, and the file's engine is only kept as your draft on the page \"Edit the engine\", where you "
+      + "can read it (it does not run until you apply it there).";
     const answers = this.confirmation.appendChild(document.createElement("div"));
     answers.className = "your-work__bar";
     button(answers, "Replace my work", "your-work__replace", () => this.replace());
@@ -79,10 +116,11 @@ class YourWork {
     this.solutionsOff.addEventListener("change", () => setSolutionsAllowed(!this.solutionsOff.checked));
     switchLabel.append(" Turn the exercises' solutions off in this browser");
 
-    this.downloadButton.disabled = this.loadButton.disabled = true;
+    const buttons = [this.downloadButton, this.loadButton, this.newLearnerButton];
+    for (const each of buttons) each.disabled = true;
     loadLesson().then((lesson) => {
       this.lesson = lesson;
-      this.downloadButton.disabled = this.loadButton.disabled = false;
+      for (const each of buttons) each.disabled = false;
       this.showSaved();
     }, (error) => {
       this.showProblem(`This page could not load the lesson's list of exercises (${error.message}). `
@@ -100,11 +138,14 @@ class YourWork {
   }
 
   download() {
-    const work = workFromStorage(this.lesson, this.name.value.trim());
-    saveLearner(work.learner);
-    const name = workFileName(work.learner);
-    saveAsFile(name, `${JSON.stringify(work, null, 1)}\n`, "application/json");
-    this.say(`Saved as ${name} (in your downloads). Load it here or in another browser with "Load my work".`);
+    const learner = this.name.value.trim().slice(0, 100);
+    saveLearner(learner);
+    const name = downloadWork(this.lesson, learner);
+    const from = workLoadedFrom();
+    const whose = from && `${from.learner ? `${from.learner}'s` : "someone's"} work file ${from.file}`;
+    this.say(`Saved as ${name} (in your downloads). Load it here or in another browser with "Load my work".`
+      + (from ? ` Note: the work here was loaded from ${whose}, so this file holds that work too, with anything `
+        + `done here since. If it is not yours, press "I am a new learner on this computer" to start your own.` : ""));
   }
 
   /** Check the chosen file; if it is a work file, say what loading it would replace and ask. */
@@ -118,33 +159,90 @@ class YourWork {
       return;
     }
     this.pending = work;
+    this.pendingFile = file.name;
     const incoming = describe(summarize(work, this.lesson.map), "the file's") || "no work at all";
     const replaced = describe(this.current());
     const whose = work.learner ? `${work.learner}'s work` : "work";
     this.question.textContent = `${file.name} holds ${whose}: ${incoming}. `
-      + (replaced ? `Loading it replaces ${replaced} in this browser.` : "Nothing saved in this browser is replaced.")
-      + (work.engine.active !== null ? " Every code block and figure will then run the file's edited engine." : "");
+      + (replaced ? `Loading it replaces ${replaced} in this browser.` : "Nothing saved in this browser is replaced.");
+    this.lessonEngine = work.engine.active === null ? null : await lessonEngine().catch(() => null);
+    if (this.pending !== work) return; // another file was chosen meanwhile
+    this.askAboutEngine(work.engine.active);
     this.confirmation.hidden = false;
     this.question.focus();
   }
 
+  /** A file's engine that is not the lesson's: say how it differs and ask, unticked, whether to run it. */
+  askAboutEngine(source) {
+    this.runEngine.checked = false;
+    this.engineQuestion.hidden = source === null || source === this.lessonEngine;
+    if (this.engineQuestion.hidden) return;
+    const plural = (count) => `${count} line${count === 1 ? "" : "s"}`;
+    let size = "The lesson's engine could not be read here to compare them; the file's engine begins:";
+    this.engineLines.textContent = source.split("\n").slice(0, SHOWN_LINES).join("\n");
+    if (this.lessonEngine !== null) {
+      const { added, removed, firstChange, firstLines } = engineDifference(this.lessonEngine, source);
+      size = `Compared with the lesson's engine, ${plural(added)} ${added === 1 ? "was" : "were"} added and `
+        + `${plural(removed)} removed; its first changed lines (from line ${firstChange}) are:`;
+      this.engineLines.textContent = firstLines;
+    }
+    this.engineWords.textContent = "This file also carries its own engine (tinygrad.py), which is not the lesson's. "
+      + "An engine is Python code that every code block and figure of the lesson would run in this browser, "
+      + "so run it only if you trust whoever made this file and know what they changed. " + size;
+  }
+
+  /** The work to keep: the file's, with its engine only if the learner ticked "Run the file's engine too". */
+  chosen(work) {
+    if (this.engineQuestion.hidden || this.runEngine.checked) return work;
+    const draft = { code: work.engine.active, original: fingerprint(this.lessonEngine ?? "") };
+    return { ...work, engine: { active: null, draft } };
+  }
+
   replace() {
-    const work = this.pending;
+    const work = this.pending && this.chosen(this.pending);
     if (!work) return;
+    const withEngine = work === this.pending;
+    const file = this.pendingFile;
     this.cancel();
     if (!restoreWork(work)) {
       this.showProblem("This browser refused to keep the work (its storage is full or turned off): nothing here changed.");
       return;
     }
+    noteWorkLoadedFrom(work.learner, file);
     if (runtime.engineSource !== work.engine.active) runtime.useEngine(work.engine.active);
     this.name.value = work.learner;
     this.showSaved();
-    this.say("Loaded: your edits, exercises, answers and engine are back, on every page of the lesson.");
+    this.say(withEngine ? "Loaded: your edits, exercises, answers and engine are back, on every page of the lesson."
+      : "Loaded: your edits, exercises and answers are back, on every page of the lesson. The file's engine was not run: "
+        + "the lesson's engine runs, and the file's is your draft on the page \"Edit the engine\".");
+  }
+
+  /** Say what this browser holds, and that starting empty forgets it; wait for "Start empty" or "Cancel". */
+  askNewLearner() {
+    this.cancel();
+    const what = describe(this.current(), "the");
+    const name = this.name.value.trim();
+    this.freshWords.textContent = `This browser holds ${what ? `${name ? `${name}'s` : "the"} work: ${what}`
+      : name ? `the name ${name} and no work yet` : "no work yet"}. Starting as a new learner forgets the name and all `
+      + "of the work (edits, exercises' progress, answers, figures and edited engine) on every page of this lesson "
+      + "in this browser; the switch for the exercises' solutions stays as it is. Download the work first to keep it.";
+    this.fresh.hidden = false;
+    this.freshWords.focus();
+  }
+
+  startEmpty() {
+    this.cancel();
+    forgetWork();
+    if (runtime.engineSource !== null) runtime.useEngine(null);
+    this.name.value = "";
+    this.showSaved();
+    this.say("This browser now starts empty, for a new learner. Type your name above.");
+    this.name.focus();
   }
 
   cancel() {
     this.pending = null;
-    this.confirmation.hidden = true;
+    this.confirmation.hidden = this.fresh.hidden = true;
     this.say("");
   }
 
