@@ -55,11 +55,12 @@ class FileDigests:
 def gzip_holds(copy, original):
     """Whether the open gzip file `copy` is of the bytes whose (sha256, crc32, size) is `original`: its
     trailer names the CRC-32 and size of what it decompresses to. A stale copy is never sent."""
+    magic = copy.read(2)
     copy.seek(-8, os.SEEK_END)
     trailer = copy.read(8)
     copy.seek(0)
     _, crc, size = original
-    return copy.read(2) == b"\x1f\x8b" and trailer == struct.pack("<II", crc, size & 0xFFFFFFFF)
+    return magic == b"\x1f\x8b" and trailer == struct.pack("<II", crc, size & 0xFFFFFFFF)
 
 
 def accepts_gzip(header):

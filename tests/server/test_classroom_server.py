@@ -105,8 +105,9 @@ def test_a_gzip_copy_goes_only_to_a_browser_that_accepts_gzip_and_only_while_it_
     with_server = SiteServer(tmp_path, port)
     with_server.start()
     try:
-        status, headers, body = get(port, "/lesson.mjs", **{"Accept-Encoding": "gzip, deflate, br", "Range": "bytes=0-9"})
-        assert status == 200 and body == copy and gzip.decompress(body) == script, "the whole copy, never a range of it"
+        for _ in range(2):  # the first request reads the file and its copy, the next one reuses what it learned
+            status, headers, body = get(port, "/lesson.mjs", **{"Accept-Encoding": "gzip, deflate, br", "Range": "bytes=0-9"})
+            assert status == 200 and body == copy and gzip.decompress(body) == script, "the whole copy, never a range of it"
         assert (headers["Content-Encoding"], headers["Vary"], headers["Content-Type"]) == ("gzip", "Accept-Encoding", "text/javascript")
         assert int(headers["Content-Length"]) == len(copy) < len(script) / 5
         assert get(port, "/lesson.mjs", **{"Accept-Encoding": "gzip", "If-None-Match": headers["ETag"]})[0] == 304
