@@ -84,6 +84,7 @@ class LessonHandler(http.server.SimpleHTTPRequestHandler):
     isolation_headers = False
     quiet = False
     cache_control = "no-cache"  # a browser may keep a copy but asks each time whether it is still current
+    protocol_version = "HTTP/1.1"  # Chromium ignores the ETag of an HTTP/1.0 answer (and 1.1 keeps connections open)
     digests = FileDigests()     # shared by every request of the process
 
     def translate_path(self, path):
@@ -95,6 +96,7 @@ class LessonHandler(http.server.SimpleHTTPRequestHandler):
         if self.base != "/" and self.path == self.base.rstrip("/"):
             self.send_response(301)
             self.send_header("Location", self.base)
+            self.send_header("Content-Length", "0")
             self.end_headers()
             return None
         address = self.path.split("?")[0].split("#")[0]

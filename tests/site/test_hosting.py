@@ -451,7 +451,7 @@ def test_the_classroom_server_says_nothing_when_a_browser_drops_a_download(built
         for _ in range(3):  # ask for the largest file, read a little, and hang up as a reloading browser does
             with socket.create_connection(("127.0.0.1", port)) as connection:
                 connection.sendall(f"GET /{largest} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
-                assert connection.recv(64).startswith(b"HTTP/1.0 200")
+                assert connection.recv(64).startswith(b"HTTP/1.1 200")
                 connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))  # reset, not close
         with urlopen(f"http://127.0.0.1:{port}/", timeout=10) as response:
             assert response.status == 200, "still serving"
