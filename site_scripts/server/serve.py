@@ -1,15 +1,10 @@
 """serve.py: serve the built lesson over HTTP, with Python's standard library only.
 
-What it is: the one command a teacher runs in the unzipped classroom bundle
-(`python3 serve.py`), and the server that `./dev.sh serve` and the tests use.
-It prints the address for this machine and the addresses students type. Each file is
-validated by its content (an ETag from its hash), never by its date: the classroom zip dates every
-file 1980-01-01, so a date cannot tell an updated lesson from the old one. Where the build wrote a
-gzip copy beside a file (`name.gz`), a browser that accepts gzip gets that copy.
-
-What it is not: a production web server. Browsers refuse to run the lesson's
-Python from `file://` pages (module scripts and WebAssembly need an origin), so
-opening index.html directly cannot work; this tiny server is the fix.
+What it is: the command a teacher runs in the unzipped classroom bundle (`python3 serve.py`; also
+`./dev.sh serve` and the tests). It prints the addresses students type, validates each file by its
+content (an ETag from its hash, never its date: the classroom zip dates every file 1980-01-01), and
+sends the build's gzip copy of a file (`name.gz`) to a browser that accepts gzip.
+What it is not: a production web server; it exists because browsers refuse the lesson's Python on file:// pages.
 """
 import argparse
 import contextlib
