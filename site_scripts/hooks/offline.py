@@ -4,6 +4,7 @@ What it is: after every build (and after the other hooks, whose files it must se
   - copies site_scripts/server/serve.py to the site root, so every copy of the site carries its server;
   - lists every built file with its SRI sha256 (and its size, for the copy's progress) and writes that
     list, with a build version derived from it, into the service worker it copies to the site root (root scope = it controls every page);
+  - writes the gzip copies the classroom server sends (gzip_copies.py), of the listed files and the worker;
   - zips the site into downloads/CLASSROOM_ZIP, the classroom bundle a teacher unzips and starts
     with `python3 serve.py`.
 What it is not: the service worker's behaviour (site_scripts/browser/offline/service-worker.js) nor the server
@@ -16,6 +17,7 @@ import shutil
 from pathlib import Path
 
 from mkdocs.plugins import event_priority
+from gzip_copies import is_gzip_copy, write_gzip_copies
 from reproducible_zip import write_zip  # MkDocs puts the hooks' folder on sys.path while it loads a hook
 
 
@@ -48,8 +50,10 @@ def site_files(site_dir):
 
 
 def precache_list(site_dir):
-    return {path: subresource_integrity(site_dir / path)
-            for path in site_files(site_dir) if path not in NOT_PRECACHED and not path.endswith(".map")}
+    paths = site_files(site_dir)
+    names = set(paths)
+    return {path: subresource_integrity(site_dir / path) for path in paths
+            if path not in NOT_PRECACHED and not path.endswith(".map") and not is_gzip_copy(path, names)}
 
 
 def build_version(files):
@@ -78,5 +82,7 @@ def on_post_build(config, **kwargs):
     site_dir = Path(config["site_dir"])
     (site_dir / UNFILLED_WORKER).unlink(missing_ok=True)
     shutil.copyfile(SERVER_SOURCE, site_dir / SERVER_NAME)
-    write_service_worker(WORKER_SOURCE, site_dir, precache_list(site_dir))
+    files = precache_list(site_dir)
+    write_service_worker(WORKER_SOURCE, site_dir, files)
+    write_gzip_copies(site_dir, [*files, WORKER_NAME])
     write_classroom_zip(site_dir)

@@ -1,24 +1,74 @@
 """serve.py: serve the built lesson over HTTP, with Python's standard library only.
 
-What it is: the one command a teacher runs in the unzipped classroom bundle
-(`python3 serve.py`), and the server that `./dev.sh serve` and the tests use.
-It prints the address for this machine and for students on the same network.
-
-What it is not: a production web server. Browsers refuse to run the lesson's
-Python from `file://` pages (module scripts and WebAssembly need an origin), so
-opening index.html directly cannot work; this tiny server is the fix.
+What it is: the command a teacher runs in the unzipped classroom bundle (`python3 serve.py`; also
+`./dev.sh serve` and the tests). It prints the addresses students type, validates each file by its
+content (an ETag from its hash, never its date: the classroom zip dates every file 1980-01-01), and
+sends the build's gzip copy of a file (`name.gz`) to a browser that accepts gzip.
+What it is not: a production web server; it exists because browsers refuse the lesson's Python on file:// pages.
 """
 import argparse
+import contextlib
+import errno
 import functools
+import hashlib
 import http.server
 import io
+import os
 import re
 import socket
+import struct
 import sys
+import zlib
 from pathlib import Path
 
 TYPES = {".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript",
          ".whl": "application/zip", ".json": "application/json", ".zip": "application/zip"}
+
+
+class FileDigests:
+    """Each served file's sha256 (its ETag), CRC-32 and size, read once per version of the file. A version
+    is its stat (size, dates, inode, change time): `unzip -o` writes a new file, with a new change time,
+    even where it keeps the old date and size."""
+
+    def __init__(self):
+        self.known = {}
+
+    def of(self, path, opened):
+        """(sha256 hex, crc32, size) of `opened`, the open file at `path`; leaves it at its start."""
+        stat = os.fstat(opened.fileno())
+        version = (path, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino)
+        if version not in self.known:
+            sha, crc = hashlib.sha256(), 0
+            while chunk := opened.read(1 << 20):
+                sha.update(chunk)
+                crc = zlib.crc32(chunk, crc)
+            opened.seek(0)
+            self.known[version] = (sha.hexdigest(), crc, stat.st_size)
+        return self.known[version]
+
+
+def gzip_holds(copy, original):
+    """Whether the open gzip file `copy` is of the bytes whose (sha256, crc32, size) is `original`: its
+    trailer names the CRC-32 and size of what it decompresses to. A stale copy is never sent."""
+    magic = copy.read(2)
+    copy.seek(-8, os.SEEK_END)
+    trailer = copy.read(8)
+    copy.seek(0)
+    _, crc, size = original
+    return magic == b"\x1f\x8b" and trailer == struct.pack("<II", crc, size & 0xFFFFFFFF)
+
+
+def accepts_gzip(header):
+    """Whether an Accept-Encoding header accepts gzip (a coding with q=0 is refused)."""
+    weights = {}
+    for part in (header or "").lower().split(","):
+        coding, _, parameters = part.partition(";")
+        found = re.search(r"q\s*=\s*([0-9.]+)", parameters)
+        try:
+            weights[coding.strip()] = float(found.group(1)) if found else 1.0
+        except ValueError:
+            weights[coding.strip()] = 0.0
+    return weights.get("gzip", weights.get("x-gzip", weights.get("*", 0.0))) > 0
 
 
 class LessonHandler(http.server.SimpleHTTPRequestHandler):
@@ -28,6 +78,9 @@ class LessonHandler(http.server.SimpleHTTPRequestHandler):
     base = "/"
     isolation_headers = False
     quiet = False
+    cache_control = "no-cache"  # a browser may keep a copy but asks each time whether it is still current
+    protocol_version = "HTTP/1.1"  # Chromium ignores the ETag of an HTTP/1.0 answer (and 1.1 keeps connections open)
+    digests = FileDigests()     # shared by every request of the process
 
     def translate_path(self, path):
         if not path.startswith(self.base):
@@ -38,11 +91,76 @@ class LessonHandler(http.server.SimpleHTTPRequestHandler):
         if self.base != "/" and self.path == self.base.rstrip("/"):
             self.send_response(301)
             self.send_header("Location", self.base)
+            self.send_header("Content-Length", "0")
             self.end_headers()
             return None
-        if self.path.split("?")[0] == self.base + "sitemap.xml":
+        address = self.path.split("?")[0].split("#")[0]
+        if address == self.base + "sitemap.xml":
             return self.send_sitemap()
-        return super().send_head()
+        path = self.translate_path(self.path)
+        if os.path.isdir(path) and address.endswith("/"):
+            path = os.path.join(path, "index.html")
+        elif address.endswith("/"):
+            path = ""  # a file asked for as a folder
+        if not os.path.isfile(path):
+            return super().send_head()  # a folder's redirect to its address with "/", or a 404
+        return self.send_file(path)
+
+    def send_file(self, path):
+        """The file at `path`, or its gzip copy to a browser that accepts it, validated by content: 304
+        only when If-None-Match names this very content (If-Modified-Since is ignored). Range requests
+        get the whole file (allowed by HTTP, and the lesson makes none)."""
+        opened = open(path, "rb")
+        try:
+            digest = self.digests.of(path, opened)
+            copy, tag, encoding = self.gzip_copy(path, digest), digest[0], None
+            if copy and accepts_gzip(self.headers.get("Accept-Encoding")):
+                opened.close()
+                opened, tag, encoding = copy, self.digests.of(path + ".gz", copy)[0], "gzip"
+            elif copy:
+                copy.close()
+            etag = f'"{tag[:32]}"'
+            asked = self.tags_asked_for()
+            if etag in asked or "*" in asked:
+                self.send_response(304)
+                self.send_validators(etag, varies=copy is not None)
+                self.end_headers()
+                opened.close()
+                return None
+            self.send_response(200)
+            self.send_header("Content-Type", self.guess_type(path))
+            self.send_header("Content-Length", str(os.fstat(opened.fileno()).st_size))
+            if encoding:
+                self.send_header("Content-Encoding", encoding)
+            self.send_validators(etag, varies=copy is not None)
+            self.end_headers()
+            return opened
+        except BaseException:
+            opened.close()
+            raise
+
+    def gzip_copy(self, path, digest):
+        """The build's gzip copy of `path` (`path`.gz) opened, if there is one and it holds this very
+        content (`digest`), else None."""
+        try:
+            copy = open(path + ".gz", "rb")
+        except OSError:
+            return None
+        with contextlib.suppress(OSError):
+            if gzip_holds(copy, digest):
+                return copy
+        copy.close()
+        return None
+
+    def send_validators(self, etag, varies):
+        self.send_header("ETag", etag)
+        if varies:
+            self.send_header("Vary", "Accept-Encoding")
+
+    def tags_asked_for(self):
+        """The entity tags of If-None-Match (weak or strong: HTTP compares them weakly here)."""
+        header = self.headers.get("If-None-Match", "")
+        return {tag.strip().removeprefix("W/") for tag in header.split(",") if tag.strip()}
 
     def send_sitemap(self):
         """sitemap.xml with the address it was built for replaced by the address it is served at.
@@ -78,6 +196,8 @@ class LessonHandler(http.server.SimpleHTTPRequestHandler):
         super().send_error(code, message, explain)
 
     def end_headers(self):
+        if self.cache_control:
+            self.send_header("Cache-Control", self.cache_control)
         if self.isolation_headers:
             self.send_header("Cross-Origin-Opener-Policy", "same-origin")
             self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
@@ -116,14 +236,26 @@ def network_addresses():
     return sorted(a for a in addresses if not a.startswith(("127.", "0.")))
 
 
+IF_STUDENTS_CANNOT_CONNECT = """\
+If a student's browser cannot open it: allow Python through this computer's firewall when it asks,
+and check that the student is on the same Wi-Fi. Some school Wi-Fi keeps devices from reaching each
+other: then share a phone's hotspot with the class, or give each student the zip to run on their own
+computer with `python3 serve.py` (each then opens http://127.0.0.1:8000/)."""
+
+
 def main(argv=None):
     here = Path(__file__).resolve().parent
-    parser = argparse.ArgumentParser(description="Serve the lesson site over HTTP.")
+    parser = argparse.ArgumentParser(
+        description="Serve the lesson over HTTP to this computer and, by default, to every device on its\n"
+                    "network (every interface, port 8000). It prints the addresses students type.",
+        epilog=IF_STUDENTS_CANNOT_CONNECT, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("directory", nargs="?", default=str(here),
                         help="the built site (default: the folder this script is in)")
-    parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    parser.add_argument("--port", type=int, default=8000,
+                        help="port to listen on (default 8000; choose another if 8000 is taken)")
     parser.add_argument("--host", default="0.0.0.0",
-                        help="address to listen on (default 0.0.0.0: this machine and its network)")
+                        help="address to listen on (default 0.0.0.0: every interface, so students can connect; "
+                             "127.0.0.1: this computer only)")
     parser.add_argument("--base", default="/", help="serve under this sub-path, e.g. /some-repo/")
     parser.add_argument("--isolation-headers", action="store_true",
                         help="send COOP/COEP headers, as some hosts do")
@@ -136,13 +268,27 @@ def main(argv=None):
     base = "/" + args.base.strip("/") + "/" if args.base.strip("/") else "/"
     handler = type("Handler", (LessonHandler,), {
         "base": base, "isolation_headers": args.isolation_headers, "quiet": args.quiet})
-    server = LessonServer(
-        (args.host, args.port), functools.partial(handler, directory=str(directory)))
+    try:
+        server = LessonServer((args.host, args.port), functools.partial(handler, directory=str(directory)))
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            sys.exit(f"serve.py: port {args.port} is already in use (is the lesson already being served?). "
+                     f"Stop the other server, or choose another port: python3 serve.py --port {args.port + 1}")
+        sys.exit(f"serve.py: cannot listen on {args.host} port {args.port}: {error.strerror or error}")
     port = server.server_address[1]
     print(f"Serving {directory} - open http://127.0.0.1:{port}{base} on this machine", flush=True)
     if args.host == "0.0.0.0":
-        for address in network_addresses():
-            print(f"  students on the same network: http://{address}:{port}{base}", flush=True)
+        addresses = network_addresses()
+        print(f"Listening on every network interface of this computer, port {port}.", flush=True)
+        if addresses:
+            print("Students on the same network type:", flush=True)
+            for address in addresses:
+                print(f"  http://{address}:{port}{base}", flush=True)
+            print(IF_STUDENTS_CANNOT_CONNECT, flush=True)
+        else:
+            print("No network found: only this computer can open the lesson for now.", flush=True)
+    elif not args.host.startswith("127."):
+        print(f"Students on the same network type: http://{args.host}:{port}{base}", flush=True)
     print("Press Ctrl+C to stop.", flush=True)
     try:
         server.serve_forever()

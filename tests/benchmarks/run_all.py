@@ -18,7 +18,8 @@ What it is: every speed target of issue #8 measured side by side in one run on t
     many documents a first visit loads there (one: the page is never reloaded for isolation);
   - the same cold and warm visits of the site and the bare page through a throttled link (a Link in
     the server: 40 Mbit/s shared, 40 ms a request), where the downloads rather than the processor
-    decide, from the uncompressed server and from the gzipping one (there also without the snapshot);
+    decide, from the classroom server (the build's gzip copies) and from the gzipping one (there also
+    without the snapshot);
   - in one reader session: chapter switches through Material's instant navigation (link click to
     the next chapter's first block result; one interpreter, a namespace per chapter), a figure's
     slider -> Python -> SVG update round trip, and "Run 100 steps" of the line fit;
@@ -270,19 +271,23 @@ class CountingHandler(LessonHandler):
     """serve.py's handler, quiet, recording (path, status, bytes sent incl. headers) per request
     in `traffic` (a list shared by the server): the bytes that really left the server; with a `link`,
     its responses go through that Link; with `gzipped` (a Gzipped), it answers those files gzip-encoded
-    to a browser that accepts it; with `max_age`, it sends Cache-Control: max-age (GitHub Pages: 600 s)."""
+    to a browser that accepts it; with `max_age`, it sends Cache-Control: max-age (GitHub Pages: 600 s)
+    instead of serve.py's no-cache."""
 
     quiet = True
     traffic = None
     hidden = None   # URL paths answered 404, as if the build had not written them (a set shared by the server)
     link = None
     gzipped = None
-    max_age = None
 
     def handle_one_request(self):
+        """One request of a connection (serve.py keeps connections open for the next one), counted once answered."""
         if self.link:
             time.sleep(self.link.latency)
+        self.sent, self.status = 0, None
         super().handle_one_request()
+        if self.status is not None:
+            self.traffic.append((self.path.split("?")[0], self.status, self.sent))
 
     def send_head(self):
         if self.path.split("?")[0] in self.hidden:
@@ -320,15 +325,8 @@ class CountingHandler(LessonHandler):
         self.end_headers()
         return True, io.BytesIO(body)
 
-    def end_headers(self):
-        if self.max_age is not None:
-            self.send_header("Cache-Control", f"max-age={self.max_age}")
-        super().end_headers()
-
     def setup(self):
         super().setup()
-        self.sent = 0
-        self.status = None
         socket_writer = self.wfile
         handler = self
 
@@ -348,11 +346,6 @@ class CountingHandler(LessonHandler):
         self.status = code
         super().send_response(code, message)
 
-    def finish(self):
-        super().finish()
-        if self.status is not None:
-            self.traffic.append((self.path.split("?")[0], self.status, self.sent))
-
 
 @contextlib.contextmanager
 def counting_server(directory, port, link=None, isolation_headers=False, gzipped=None, max_age=None):
@@ -362,7 +355,8 @@ def counting_server(directory, port, link=None, isolation_headers=False, gzipped
     traffic, hidden = [], set()
     handler = type("Handler", (CountingHandler,), {"traffic": traffic, "hidden": hidden, "link": link,
                                                    "isolation_headers": isolation_headers, "gzipped": gzipped,
-                                                   "max_age": max_age})
+                                                   "cache_control": f"max-age={max_age}" if max_age is not None
+                                                   else LessonHandler.cache_control})
     server = LessonServer(("127.0.0.1", port), functools.partial(handler, directory=str(directory)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -533,7 +527,7 @@ def measure_visits(bench):
     snapshot_bytes, plain_bytes = median(cold_bytes["snapshot"]), median(cold_bytes["plain"])
     rows.append(row("snapshot bytes", "Cold visit transfer until the first result: snapshot boot (other: plain boot)",
                     snapshot_bytes, "bytes", bare=plain_bytes, ratio=snapshot_bytes / plain_bytes,
-                    note=f"growth {(snapshot_bytes - plain_bytes) / 1e6:+.2f} MB; server without compression"))
+                    note=f"growth {(snapshot_bytes - plain_bytes) / 1e6:+.2f} MB; the classroom server (serve.py)"))
     return rows
 
 
@@ -541,7 +535,7 @@ def measure_link(bench):
     """Cold and warm visits as in measure_visits (a new profile for each way per repeat), but through a
     network link (LINK_RATE bytes a second shared by every request, LINK_LATENCY before each): where
     the downloads, not the processor, decide, starting Python's downloads early counts. Twice: from a
-    server that does not compress (the classroom's serve.py) the site as shipped and the bare page; and
+    classroom server (serve.py, sending the build's gzip copies) the site as shipped and the bare page; and
     from one that gzips as GitHub Pages does, where the wasm shrinks to about a third but the snapshot
     hardly shrinks, also the site without its snapshot (plain boot): whether the snapshot still wins."""
     rows = []

@@ -12,6 +12,7 @@ only prove that the hosted site still runs Python.
 """
 import contextlib
 import json
+import os
 import re
 import shutil
 import socket
@@ -29,6 +30,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from site_scripts.hooks import offline as OFFLINE_HOOK
+from site_scripts.hooks.gzip_copies import write_gzip_copies
 
 from helpers import (PYTHON_TIMEOUT_MS, UI_TIMEOUT_MS, block, blocks, free_port, open_lesson, output_text,
                      page_parts, press, run_block, run_then_stop, serve_site, set_code, wait_blocks_mounted)
@@ -204,16 +206,16 @@ def test_service_worker_isolates_the_next_page_load_on_a_host_without_headers(pa
 
 def test_a_revalidation_through_the_service_worker_gets_the_file_not_a_bare_304(page, site_url):
     """WebKit can send a page's request for the Python worker's script again as a revalidation (with
-    If-Modified-Since); the server's 304 must not reach the page (a worker given a 304 fails to load).
+    If-None-Match); the server's 304 must not reach the page (a worker given a 304 fails to load).
     Here the page itself sends such a request, for a module the offline copy does not hold yet."""
     open_isolated(page, site_url, "")
     worker = site_url + "assets/lesson/browser/runtime/worker.mjs"
     with urlopen(worker) as response:
-        last_modified, expected = response.headers["Last-Modified"], response.read().decode()
-    seen = page.evaluate("""async ([url, since]) => {
-        const answer = await fetch(url, { headers: { "If-Modified-Since": since } });
+        tag, expected = response.headers["ETag"], response.read().decode()
+    seen = page.evaluate("""async ([url, tag]) => {
+        const answer = await fetch(url, { headers: { "If-None-Match": tag } });
         return { status: answer.status, text: await answer.text(), coep: answer.headers.get("cross-origin-embedder-policy") };
-    }""", [worker, last_modified])
+    }""", [worker, tag])
     assert seen["status"] == 200 and seen["text"] == expected
     assert seen["coep"] == ISOLATION_HEADERS["cross-origin-embedder-policy"]  # answered by the service worker
 
@@ -451,7 +453,7 @@ def test_the_classroom_server_says_nothing_when_a_browser_drops_a_download(built
         for _ in range(3):  # ask for the largest file, read a little, and hang up as a reloading browser does
             with socket.create_connection(("127.0.0.1", port)) as connection:
                 connection.sendall(f"GET /{largest} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
-                assert connection.recv(64).startswith(b"HTTP/1.0 200")
+                assert connection.recv(64).startswith(b"HTTP/1.1 200")
                 connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))  # reset, not close
         with urlopen(f"http://127.0.0.1:{port}/", timeout=10) as response:
             assert response.status == 200, "still serving"
@@ -513,3 +515,36 @@ def test_new_build_replaces_the_old_cache(page, built_site, tmp_path):
         assert page.locator("#revised").inner_text() == "This lesson was revised."
         wait_blocks_mounted(page)
         assert ENGINE_CHECK_OUTPUT in check_engine_runs(page)
+
+
+def test_a_returning_reader_without_the_offline_copy_gets_the_update_and_revalidates_the_rest(browser, built_site, tmp_path):
+    """Issue #39: the classroom zip dates every file 1980-01-01, so an update unzipped over the lesson keeps
+    the old dates. A reader whose browser keeps its own copies (no service worker) comes back after the
+    update: the changed chapter comes new, and an unchanged script costs only the server's 304 (its
+    transfer is smaller than its body), not a second download."""
+    site = shutil.copytree(built_site, tmp_path / "site")
+    chapter = chapters_with_blocks_and_figures(site)[0]
+    page_file = site / chapter / "index.html"
+    zip_date = time.mktime((1980, 1, 1, 0, 0, 0, 0, 0, -1))
+    for path in (page_file, page_file.with_name("index.html.gz")):
+        os.utime(path, (zip_date, zip_date))
+    context = browser.new_context(service_workers="block")
+    context.set_default_timeout(UI_TIMEOUT_MS)
+    try:
+        with serve_site(site, free_port()) as url:
+            page = context.new_page()
+            open_lesson(page, url, chapter)
+            page_file.write_text(page_file.read_text(encoding="utf-8").replace(
+                "</h1>", "</h1><p id='revised'>This lesson was revised.</p>", 1), encoding="utf-8")
+            write_gzip_copies(site, [f"{chapter}index.html"])
+            for path in (page_file, page_file.with_name("index.html.gz")):
+                os.utime(path, (zip_date, zip_date))
+            page.goto("about:blank")
+            open_lesson(page, url, chapter)
+            assert page.locator("#revised").inner_text() == "This lesson was revised."
+            bundle = page.evaluate("""() => performance.getEntriesByType("resource")
+                .filter((entry) => /bundle\\.[0-9a-f]+\\.min\\.js$/.test(entry.name))
+                .map((entry) => ({ transfer: entry.transferSize, body: entry.encodedBodySize }))""")
+            assert len(bundle) == 1 and 0 < bundle[0]["transfer"] < bundle[0]["body"], bundle
+    finally:
+        context.close()

@@ -1,0 +1,201 @@
+"""test_classroom_server.py: the classroom server (site_scripts/server/serve.py) as a teacher runs it, in CPython.
+
+What it is: an update unzipped over the old lesson reaches returning readers, although the classroom zip
+dates every file 1980-01-01 (issue #39: validation by content, not by date); the build's gzip copies,
+each the same bytes as its file once decompressed, sent only to a browser that accepts gzip (issue #38);
+and what the server says when it starts or cannot.
+What it is not: the browser's side (tests/site/test_hosting.py: offline copy, isolation, the zip in Chromium).
+"""
+import gzip
+import http.client
+import os
+import socket
+import subprocess
+import sys
+import time
+import zipfile
+from pathlib import Path
+
+from helpers import SiteServer, free_port  # tests/site/helpers.py
+
+from site_scripts.hooks import offline as OFFLINE_HOOK
+from site_scripts.hooks.gzip_copies import write_gzip_copies
+from site_scripts.hooks.reproducible_zip import write_zip
+
+SERVE = Path(__file__).resolve().parents[2] / "site_scripts" / "server" / "serve.py"
+
+
+def get(port, path, **headers):
+    """(status, headers, body) of GET `path` from the server on 127.0.0.1:`port`, body as sent (not decoded)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        connection.request("GET", path, headers=headers)
+        response = connection.getresponse()
+        return response.status, response.headers, response.read()
+    finally:
+        connection.close()
+
+
+def validators(headers):
+    """The conditional headers a browser sends for the copy it keeps: whichever validators it was given."""
+    asked = {}
+    if headers["ETag"]:
+        asked["If-None-Match"] = headers["ETag"]
+    if headers["Last-Modified"]:
+        asked["If-Modified-Since"] = headers["Last-Modified"]
+    return asked
+
+
+def unzip_over(archive, folder):
+    """Extract `archive` into `folder` over what is there, dating each file as `unzip -o` does: with its date in the zip."""
+    with zipfile.ZipFile(archive) as bundle:
+        for entry in bundle.infolist():
+            target = bundle.extract(entry, folder)
+            stamp = time.mktime(entry.date_time + (0, 0, -1))
+            os.utime(target, (stamp, stamp))
+
+
+def lesson_build(label):
+    """A tiny lesson build whose files say `label`, each the same size in every build (the worst case)."""
+    return [("lesson/index.html", f"<!doctype html><title>Lesson</title><p>Build {label}</p>".encode()),
+            ("lesson/service-worker.js", f'const BUILD = {{ version: "{label}" }};'.encode()),
+            ("lesson/engine/tinygrad.py", f"BUILD = {label!r}\n".encode())]
+
+
+def test_an_update_unzipped_over_the_lesson_reaches_returning_readers(tmp_path):
+    """A teacher serves build A, a student's browser keeps its files, the teacher unzips build B over A
+    (`unzip -o`: every file dated 1980-01-01 again) and starts the server again: the student's conditional
+    requests get B, and B's own validators then get 304."""
+    for label in "AB":
+        write_zip(tmp_path / f"classroom-{label}.zip", lesson_build(label))
+    unzip_over(tmp_path / "classroom-A.zip", tmp_path)
+    port = free_port()
+    server = SiteServer(tmp_path / "lesson", port)
+    server.start()
+    try:
+        kept = {}
+        for name, data in lesson_build("A"):
+            path = "/" + name.removeprefix("lesson/")
+            status, headers, body = get(port, path)
+            assert (status, body) == (200, data)
+            assert headers["Cache-Control"] == "no-cache", "the browser asks before reusing its copy"
+            kept[path] = validators(headers)
+        server.stop()
+        unzip_over(tmp_path / "classroom-B.zip", tmp_path)
+        assert {(tmp_path / name).stat().st_mtime for name, _ in lesson_build("B")} == {time.mktime((1980, 1, 1, 0, 0, 0, 0, 0, -1))}
+        server.start()
+        for name, data in lesson_build("B"):
+            path = "/" + name.removeprefix("lesson/")
+            status, headers, body = get(port, path, **kept[path])
+            assert (status, body) == (200, data), f"{path}: the returning reader still has build A"
+            assert get(port, path, **validators(headers))[0] == 304, f"{path}: B's own copy is current"
+            later = {"If-Modified-Since": "Sat, 01 Jan 2050 00:00:00 GMT"}
+            assert get(port, path, **later)[:3:2] == (200, data), "a date says nothing about the content"
+    finally:
+        server.stop()
+
+
+def test_a_gzip_copy_goes_only_to_a_browser_that_accepts_gzip_and_only_while_it_holds_the_file(tmp_path):
+    script = ("const lesson = 'from a slope to backpropagation';\n" * 400).encode()
+    (tmp_path / "index.html").write_bytes(b"<!doctype html><p>Lesson</p>")
+    (tmp_path / "lesson.mjs").write_bytes(script)
+    assert write_gzip_copies(tmp_path, ["lesson.mjs"]) == ["lesson.mjs.gz"]
+    copy = (tmp_path / "lesson.mjs.gz").read_bytes()
+    port = free_port()
+    with_server = SiteServer(tmp_path, port)
+    with_server.start()
+    try:
+        for _ in range(2):  # the first request reads the file and its copy, the next one reuses what it learned
+            status, headers, body = get(port, "/lesson.mjs", **{"Accept-Encoding": "gzip, deflate, br", "Range": "bytes=0-9"})
+            assert status == 200 and body == copy and gzip.decompress(body) == script, "the whole copy, never a range of it"
+        assert (headers["Content-Encoding"], headers["Vary"], headers["Content-Type"]) == ("gzip", "Accept-Encoding", "text/javascript")
+        assert int(headers["Content-Length"]) == len(copy) < len(script) / 5
+        assert get(port, "/lesson.mjs", **{"Accept-Encoding": "gzip", "If-None-Match": headers["ETag"]})[0] == 304
+        for refusing in ({}, {"Accept-Encoding": "identity"}, {"Accept-Encoding": "br, gzip;q=0"}):
+            status, plain, body = get(port, "/lesson.mjs", **refusing)
+            assert (status, body, plain["Content-Encoding"], plain["Vary"]) == (200, script, None, "Accept-Encoding")
+            assert plain["ETag"] != headers["ETag"], "each encoding is its own representation"
+            assert get(port, "/lesson.mjs", **refusing, **{"If-None-Match": headers["ETag"]})[0] == 200
+
+        # The file changed and its copy did not (a hand edit, a half-copied folder): the copy is not sent.
+        (tmp_path / "lesson.mjs").write_bytes(script.replace(b"slope", b"curve"))
+        status, headers, body = get(port, "/lesson.mjs", **{"Accept-Encoding": "gzip"})
+        assert (status, headers["Content-Encoding"], body) == (200, None, script.replace(b"slope", b"curve"))
+    finally:
+        with_server.stop()
+
+
+def test_every_gzip_copy_of_the_build_is_its_file_byte_for_byte(built_site, tmp_path):
+    """The build writes a copy where gzip shrinks the file (the wasm, scripts, pages), none where it does not
+    (the snapshot, zips, wheels), the same bytes on every build; the offline copy never lists one."""
+    listed = [*OFFLINE_HOOK.precache_list(built_site), OFFLINE_HOOK.WORKER_NAME]
+    copied = [path for path in listed if (built_site / (path + ".gz")).is_file()]
+    for path in copied:
+        assert gzip.decompress((built_site / (path + ".gz")).read_bytes()) == (built_site / path).read_bytes(), path
+    assert {"assets/vendor/pyodide/pyodide.asm.wasm", "index.html", OFFLINE_HOOK.WORKER_NAME} <= set(copied)
+    assert not {"assets/snapshot/python-snapshot.bin", "assets/vendor/pyodide/python_stdlib.zip"} & set(copied)
+    assert not [path for path in listed if path.endswith(".gz")], "the offline copy never fetches a gzip copy"
+
+    again = ["index.html", "assets/vendor/pyodide/pyodide.asm.wasm"]
+    for path in again:
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_bytes((built_site / path).read_bytes())
+    write_gzip_copies(tmp_path, again)
+    assert [(tmp_path / (path + ".gz")).read_bytes() == (built_site / (path + ".gz")).read_bytes() for path in again] \
+        == [True, True], "a rebuild writes the same bytes"
+    with zipfile.ZipFile(built_site / OFFLINE_HOOK.DOWNLOADS / OFFLINE_HOOK.CLASSROOM_ZIP) as bundle:
+        assert f"{OFFLINE_HOOK.ZIP_FOLDER}/assets/vendor/pyodide/pyodide.asm.wasm.gz" in bundle.namelist()
+
+
+def test_the_wasm_goes_compressed_to_a_browser(built_site, site_server):
+    url = site_server.start()
+    port = int(url.rsplit(":", 1)[1].strip("/"))
+    wasm = built_site / "assets/vendor/pyodide/pyodide.asm.wasm"
+    status, headers, body = get(port, "/assets/vendor/pyodide/pyodide.asm.wasm", **{"Accept-Encoding": "gzip, deflate"})
+    assert (status, headers["Content-Type"], headers["Content-Encoding"]) == (200, "application/wasm", "gzip")
+    assert len(body) < wasm.stat().st_size / 2 and gzip.decompress(body) == wasm.read_bytes()
+
+
+def started(command):
+    """The lines serve.py printed before "Press Ctrl+C", and the running process."""
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    lines = []
+    for line in process.stdout:
+        lines.append(line.rstrip("\n"))
+        if line.startswith("Press Ctrl+C"):
+            break
+    return lines, process
+
+
+def test_the_server_says_where_students_connect_and_what_to_do_if_they_cannot(tmp_path):
+    (tmp_path / "index.html").write_text("<p>Lesson</p>")
+    lines, process = started([sys.executable, str(SERVE), str(tmp_path), "--port", "0", "--quiet"])
+    try:
+        said = "\n".join(lines)
+        port = int(said.split("open http://127.0.0.1:")[1].split("/")[0])
+        assert f"Listening on every network interface of this computer, port {port}." in lines
+        student_lines = [line.strip() for line in lines if line.startswith("  http://")]
+        assert all(line.endswith(f":{port}/") and not line.startswith("http://127.") for line in student_lines)
+        if student_lines:
+            assert "Students on the same network type:" in lines
+            assert "firewall" in said and "hotspot" in said
+        else:
+            assert "only this computer can open the lesson" in said
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    help_text = subprocess.run([sys.executable, str(SERVE), "--help"], capture_output=True, text=True, check=True).stdout
+    assert "--port" in help_text and "--host" in help_text and "firewall" in help_text and "hotspot" in help_text
+
+
+def test_a_port_in_use_gets_a_plain_message(tmp_path):
+    (tmp_path / "index.html").write_text("<p>Lesson</p>")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run([sys.executable, str(SERVE), str(tmp_path), "--host", "127.0.0.1", "--port", str(port)],
+                              capture_output=True, text=True, timeout=30)
+    assert done.returncode != 0
+    assert done.stderr.strip() == (f"serve.py: port {port} is already in use (is the lesson already being served?). "
+                                   f"Stop the other server, or choose another port: python3 serve.py --port {port + 1}")
