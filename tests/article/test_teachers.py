@@ -356,7 +356,7 @@ SCENARIO_TABLE = REPO / "tests" / "site" / "scenarios.py"
 # What the item "Browsers" calls each scenario Firefox and WebKit go through (tests/site/scenarios.py).
 # A scenario without an entry may be left out of the list, which says "among them"; every entry's must be in it.
 SCENARIO_WORDS = {
-    "serviceWorkerTakesControl": "the offline copy", "offline": "the offline copy",
+    "serviceWorkerTakesControl": "the offline copy", "offline": "the offline copy", "untrustedCode": "the offline copy",
     "snapshotBoot": "blocks from both starts", "plainBoot": "blocks from both starts",
     "figure": "a figure", "stopIsolated": "Stop", "stopNotIsolated": "Stop", "savedEdit": "a saved edit",
     "engine": "an edited engine", "everyPage": "every page of the lesson",

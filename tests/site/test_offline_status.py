@@ -5,6 +5,7 @@ What it is: Chromium tests with service workers allowed:
   - the copy waits while Python runs, and starts once Python has been left alone a moment;
   - once a block ran, it counts the copy up ("Saving the lesson for offline use… N%") and then says
     "Saved for offline use", and a later page load says so at once;
+  - a copy that fails says so last: downloads still running never overwrite the failure (issue #39);
   - offline, a show() graph whose module is not saved yet says so in plain words (no failed fetch);
   - the offline copy's list holds every ES module a page or show() may load (the lesson's browser
     scripts and every figure view, shown-graph.mjs included).
@@ -17,7 +18,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from helpers import PYTHON_TIMEOUT_MS, REPO, block, open_lesson, run_block, set_code, wait_output_contains
+from helpers import (PYTHON_TIMEOUT_MS, REPO, block, open_lesson, output_text, run_block, set_code, wait_output_contains,
+                     wait_run_finished)
 
 NOT_SAVED = "Not saved for offline use yet"
 SAVING = re.compile(r"^Saving the lesson for offline use… \d{1,3}%$")
@@ -73,14 +75,56 @@ def test_the_footer_counts_the_offline_copy_up_and_says_when_it_is_saved(page, s
 def test_the_copy_waits_while_python_runs_and_starts_once_it_is_left_alone(page, site_url):
     """The copy competes with what the reader does next: it starts only once Python has been idle a moment."""
     page.add_init_script(RECORD_STATUS)
-    open_lesson(page, site_url, "checking/")
-    first = block(page, 1)
-    set_code(first, "import time\nfor second in range(2):\n    time.sleep(2)\nprint('slept')")
-    assert run_block(first) == "slept\n"  # Python ran for 4 s from its start (longer than the quiet moment)
+    held = []  # Python cannot be ready before Run is pressed, however slowly the code is typed
+    page.context.route("**/pyodide.asm.wasm", lambda route: route.continue_() if held else held.append(route))
+    with page.context.expect_event("request", lambda request: request.url.endswith("pyodide.asm.wasm"), timeout=PYTHON_TIMEOUT_MS):
+        open_lesson(page, site_url, "checking/")
+        first = block(page, 1)
+        set_code(first, "import time\nfor second in range(2):\n    time.sleep(2)\nprint('slept')")
+        first.get_by_role("button", name="Run", exact=True).click()
+    held[0].continue_()
+    wait_run_finished(first, 0)
+    assert output_text(first) == "slept\n"  # Python ran for 4 s from its start (longer than the quiet moment)
     assert statuses_seen(page) == [f"{NOT_SAVED}: it is saved once a block or a figure has run."]
     assert run_block(first) == "slept\n"  # the same again right after: still no copy while Python is busy
     assert not [text for text in statuses_seen(page) if SAVING.match(text) or text == SAVED]
     expect(status_line(page)).to_have_text(SAVED, timeout=PYTHON_TIMEOUT_MS)  # then, left alone, it is saved
+
+
+STOPPED = re.compile(r"^Saving for offline use stopped \(precaching \S*/pyodide\.mjs failed: ")  # the integrity check refuses it
+IN_CACHE = """async (ending) => {
+  for (const name of await caches.keys()) {
+    for (const request of await (await caches.open(name)).keys()) if (new URL(request.url).pathname.endsWith(ending)) return true;
+  }
+  return false;
+}"""
+ASK_WORKER = """() => new Promise((resolve) => {
+  navigator.serviceWorker.addEventListener("message", ({ data }) => data?.type === "build" && resolve(), { once: true });
+  navigator.serviceWorker.controller.postMessage({ type: "build" });
+})"""
+
+
+def test_a_copy_that_fails_is_the_last_word_in_the_footer(page, site_url):
+    """One file fails while another is still downloading: when that one arrives, no percentage follows the failure."""
+    held = []  # wordcut.js, 3% of the copy, is held; Pyodide's files come after it, and the copy's pyodide.mjs fails
+    page.context.route("**/lunr/wordcut.js", lambda route: held.append(route))
+    asked = []  # the page's own start gets pyodide.mjs; the copy's request for it fails
+    page.context.route("**/pyodide/pyodide.mjs", lambda route: route.continue_() if len(asked) < 2 else route.fulfill(status=500, body="x"))
+    page.context.on("request", lambda request: request.url.endswith("/pyodide/pyodide.mjs") and asked.append(request))
+    page.add_init_script(RECORD_STATUS)
+    open_lesson(page, site_url, "checking/")
+    first = block(page, 1)
+    set_code(first, "print('hello')")
+    with page.context.expect_event("request", lambda request: request.url.endswith("/pyodide/pyodide.mjs") and len(asked) == 2,
+                                   timeout=PYTHON_TIMEOUT_MS):
+        assert run_block(first) == "hello\n"
+    held[0].continue_()
+    page.wait_for_function(IN_CACHE, arg="lunr/wordcut.js", timeout=PYTHON_TIMEOUT_MS)
+    expect(status_line(page)).to_have_text(STOPPED, timeout=PYTHON_TIMEOUT_MS)
+    page.evaluate(ASK_WORKER)  # the worker's messages come in order: everything it said before this is here
+    seen = statuses_seen(page)
+    assert STOPPED.match(seen[-1]), seen
+    expect(status_line(page)).to_have_text(STOPPED)
 
 
 def test_offline_a_graph_module_not_saved_yet_gets_a_plain_message(page, site_url, page_errors):

@@ -124,17 +124,26 @@ async function precacheBuild({ reuseOnly = false } = {}) {
   };
   report();
   // The integrity check refuses a file from a half-finished deploy; the copy stays incomplete and the
-  // next request for it (next install, or next page whose Python boots) tries again.
+  // next request for it (next install, or next page whose Python boots) tries again. The first failure
+  // stops every download: none reports progress after it, so the failure is the last word pages hear.
+  let failure = null;
   const downloadNext = async () => {
-    for (let path = toDownload.pop(); path !== undefined; path = toDownload.pop()) {
-      const response = await fetch(new URL(path, SCOPE), { cache: "no-cache", integrity: BUILD.files[path] });
-      if (!response.ok) throw new Error(`precaching ${path} failed: HTTP ${response.status}`);
-      await cache.put(cacheKey(path), response);
+    for (let path = toDownload.pop(); path !== undefined && !failure; path = toDownload.pop()) {
+      try {
+        const response = await fetch(new URL(path, SCOPE), { cache: "no-cache", integrity: BUILD.files[path] })
+          .catch((error) => { throw new Error(`precaching ${path} failed: ${error.message}`); });
+        if (!response.ok) throw new Error(`precaching ${path} failed: HTTP ${response.status}`);
+        await cache.put(cacheKey(path), response);
+      } catch (error) {
+        failure ??= error;
+      }
+      if (failure) return;
       copied.done += size(path);
       report();
     }
   };
   await Promise.all(Array.from({ length: PARALLEL_DOWNLOADS }, downloadNext));
+  if (failure) throw failure;
   await cache.put(COPY_COMPLETE, new Response(BUILD.version));
 }
 
