@@ -9,7 +9,7 @@ What it is not: the starter code, which lives in the chapter's Markdown.
 """
 import math
 
-from . import NotYet, close, defined, engine, run_checks
+from . import NotYet, close, defined, engine, needs, run_checks
 
 POINTS = [(0, -2), (1, 1), (2, 4), (3, 7)]
 RATE = 0.05  # train_line's default learning rate: the solution's and the last hint's
@@ -69,6 +69,7 @@ def fitted_slope(namespace):
                  "loop gets there.")
 
 
+@needs(fitted_slope)
 def fitted_intercept(namespace):
     """intercept ends near −2"""
     found = parameter(namespace, "intercept").data
