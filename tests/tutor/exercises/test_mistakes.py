@@ -106,8 +106,8 @@ OWN_ENGINE = {
         7, 7, "return activation.tanh() if self.nonlinear else activation", "return activation",
         "That is the weighted sum without tanh"),
     "a neuron without its bias": (
-        7, 7, "sum((w * x for w, x in zip(self.weights, inputs)), self.bias)",
-        "sum(w * x for w, x in zip(self.weights, inputs))", "the bias is left out"),
+        7, 7, "sum((weight * x for weight, x in zip(self.weights, inputs)), self.bias)",
+        "sum(weight * x for weight, x in zip(self.weights, inputs))", "the bias is left out"),
     "a training loop without the gradient step": (
         7, 7, "        gradient_step(network.parameters(), learning_rate)\n", "",
         "the same as before training, expected [-1.0, 1.0, 1.0, -1.0]: each step must call loss.backward() and then "

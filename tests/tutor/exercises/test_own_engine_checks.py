@@ -16,6 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import markdown
 import pytest
 
 import lesson_numbers  # site_scripts/hooks/lesson_numbers.py: the one reading of docs/numbers.yml
@@ -80,6 +81,27 @@ def test_random_expressions_catch_a_wrong_derivative_the_named_checks_do_not_try
     found = failures(3, {3: wrong})
     assert len(found) == 1 and found[0].startswith("random expressions with ** and tanh"), found
     assert "but nudging" in found[0]
+
+
+# The parts of the steps' solutions that are the lesson's engine, by the sections the site quotes (engine/tinygrad.py).
+ENGINE_SECTIONS = {"own_order": ["topological_order"], "own_backward": ["backward_walk"],
+                   "own_network": ["mlp", "gradient_step", "train_xor"]}
+
+
+def engine_section(name):
+    """A section of engine/tinygrad.py as pymdownx.snippets includes it (markers dropped), dedented to the left."""
+    reader = markdown.Markdown(extensions=["pymdownx.snippets"], extension_configs={
+        "pymdownx.snippets": {"base_path": [str(REPO)], "check_paths": True, "dedent_subsections": True}})
+    return "\n".join(reader.preprocessors["snippet"].run([f'--8<-- "engine/tinygrad.py:{name}"']))
+
+
+@pytest.mark.parametrize("step", ENGINE_SECTIONS)
+def test_the_solutions_are_the_lessons_engine_as_the_site_quotes_it(step):
+    """A step whose solution is a part of the engine copies it exactly, so solution and engine cannot drift apart."""
+    for section in ENGINE_SECTIONS[step]:
+        text = engine_section(section)
+        assert text.count("\n") >= 3 and "--8<--" not in text, text
+        assert text in solution(STEPS.index(step) + 1), f"{step}: its solution differs from the engine's {section}"
 
 
 def test_the_chapter_is_the_steps_in_order_then_the_lessons_train_line():
