@@ -11,7 +11,6 @@ import random
 from ..exercises import NotYet, close, defined
 from .reading import attempt, data_of
 
-
 BIAS = 0.3  # the bias a_neuron gives the reader's neuron
 
 

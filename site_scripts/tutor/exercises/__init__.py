@@ -162,7 +162,7 @@ def results(name, namespace, code=""):
     except ModuleNotFoundError:
         raise ValueError(f"there is no exercise named {name!r}") from None
     if not isinstance(code, str):
-        raise ValueError("the block's code must be text")
+        raise TypeError("the block's code must be text")
     token = BLOCK_CODE.set(code)
     try:
         return exercise.check(namespace)

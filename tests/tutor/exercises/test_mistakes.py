@@ -13,7 +13,6 @@ engine's tests (test_own_engine_checks.py).
 import importlib
 
 import pytest
-
 from test_exercise_checks import namespace_after
 from test_own_engine_checks import namespace_with, solution
 from tutor import exercises
