@@ -5,14 +5,14 @@ defines HINTS (short texts, revealed one at a time; `code` in backquotes), SOLUT
 version of the exercise's block) and `check(namespace)`, which returns one plain result per check:
 {"check": what was checked, "passed": bool, "message": what was expected and what was found}.
 A check is a function that returns when the reader's code does what it should and raises NotYet
-with a message when it does not; a check marked @needs(other, ...) waits, without a verdict of its own,
-until those checks pass (so one mistake gets one message, not a second one pointing elsewhere);
-run_again(namespace, x=3.0) runs the exercise's block once more with other numbers (so that a
-number typed in instead of computed does not pass); run_checks turns both, and any error the reader's code raises
+with a message when it does not; run_checks turns both, and any error the reader's code raises
 during a check, into results (within `errors_raised()`, which the engine check's trial uses, such an
-error is raised instead: tutor.engine_trial). The page's "Check" button runs the exercise's block and then calls
-`results(name, namespace)` with the page's namespace (runtime.call, through tutor.runtime.page_calls),
-and renders the list it returns.
+error is raised instead: tutor.engine_trial). A check marked @needs(other, ...) waits, without a
+verdict of its own, until those pass, so that one mistake gets one message and none points elsewhere.
+run_again(namespace, x=3.0) runs the exercise's block once more with other numbers, so that a number
+typed in instead of computed does not pass. The page's "Check" button runs the exercise's block and
+then calls `results(name, namespace, code)` with the page's namespace and the block's code
+(runtime.call, through tutor.runtime.page_calls), and renders the list it returns.
 The starter code of each exercise is the ```runnable fence with `exercise="<name>"` in docs/.
 
 What it is not: the page's part (site_scripts/browser/exercises/exercises.mjs draws buttons and results)
@@ -107,7 +107,7 @@ def needs(*checks):
 
 def run_again(namespace, **numbers):
     """A copy of `namespace` in which the exercise's block ran once more, with each top-level line that sets one of
-    `numbers` to a number (`x = 2.0`, `x, y = 3.0, 10.0`) setting it to the number given instead."""
+    `numbers` to a literal (`x = 2.0`, `x, y = 3.0, 10.0`, `points = [(0, 1), ...]`) setting it to the value given."""
     code = BLOCK_CODE.get()
     if not code:
         raise NotYet("The checks need your block's code to run it again with other numbers, but it did not reach "
@@ -124,15 +124,19 @@ def run_again(namespace, **numbers):
         pairs = [(target, value)]
         if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) and len(target.elts) == len(value.elts):
             pairs = list(zip(target.elts, value.elts))
-        for name, constant in pairs:
-            if (isinstance(name, ast.Name) and name.id in numbers and isinstance(constant, ast.Constant)
-                    and type(constant.value) in (int, float)):
-                constant.value = numbers[name.id]
+        for index, (name, literal) in enumerate(pairs):
+            if isinstance(name, ast.Name) and name.id in numbers and is_literal(literal):
+                replaced = ast.parse(repr(numbers[name.id]), mode="eval").body
+                if len(pairs) == 1:
+                    statement.value = replaced
+                else:
+                    value.elts[index] = replaced
                 missing.discard(name.id)
+    ast.fix_missing_locations(tree)
     if missing:
         names = " and ".join(f"`{name}`" for name in sorted(missing))
-        raise NotYet(f"Keep the line that sets {names} to a number at the top of your block: the checks change "
-                     "it to try your code with other numbers.")
+        raise NotYet(f"Keep the line that sets {names} as the exercise's code does: the checks change it to try "
+                     "your code with other numbers.")
     again = dict(namespace)
     told = ", ".join(f"{name} = {number!r}" for name, number in numbers.items())
     try:
@@ -140,6 +144,14 @@ def run_again(namespace, **numbers):
     except Exception as error:  # noqa: BLE001 - the reader's code, at other numbers
         raise NotYet(f"Your block, run again with {told}, raised {type(error).__name__}: {error}.") from None
     return again
+
+
+def is_literal(node):
+    try:
+        ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, RecursionError):
+        return False
+    return True
 
 
 @contextlib.contextmanager

@@ -159,6 +159,12 @@ EXERCISES = {
         "the local derivative of relu is 1 where z > 0"),
     "a learning rate that overshoots": (
         "faster_line", "fast_rate = 0.2 ", "fast_rate = 0.3 ", "Try a smaller rate"),
+    "a fitted line typed in": (
+        "fit_new_line",
+        ("slope, intercept = Value(0), Value(0)", "for step in range(500):\n    loss = mean_squared_error()\n"
+         "    loss.backward()\n    gradient_step((slope, intercept), 0.05)\n"),
+        ("slope, intercept = Value(3), Value(-2)", ""),
+        "they stay where they were. They must come from training on `points`, not be typed in"),
     "a line fitted without the update": (
         "fit_new_line", "    gradient_step((slope, intercept), 0.05)\n", "", "the loop never changed it"),
 }
