@@ -84,6 +84,9 @@ def test_backprop_by_hand_checks_each_box_and_explains_slips(page, site_url, bui
     assert "agrees with all 8 of your gradients" in messages(figure)
     graphs = figure.locator(".figure__picture svg")
     expect(graphs).to_have_count(2)  # yours, and the same graph filled by backward()
+    assert "backward() filled the same graph (drawn above)" in messages(figure)
+    engine_graph, said = graphs.nth(1).bounding_box(), figure.locator(".figure__messages").bounding_box()
+    assert engine_graph["y"] + engine_graph["height"] <= said["y"]  # where the message says it is
     for symbol, gradient in expected.items():
         for index in (0, 1):
             shown = graphs.nth(index).locator(f'[data-node="{symbol}"] [data-field="grad"]').text_content()
