@@ -133,7 +133,13 @@ def test_x_times_x_traces_both_operands_to_ten(page, site_url, built_site, clean
     assert readout(figure, "x.grad") == "10" and box_gradient(figure, "x") == "10"
     contributions = figure.locator(".figure__edge-contribution").all_text_contents()
     assert contributions == ["adds 5", "adds 5"]
-    expect(button(figure, "Follow next operand")).to_have_attribute("aria-disabled", "true")
+    done = button(figure, "Follow next operand")
+    expect(done).to_have_attribute("aria-disabled", "true")
+    done.hover()  # focused by the click, and under the pointer: it still looks unavailable, not orange
+    expect(done).to_have_css("background-color", "rgba(0, 0, 0, 0)")
+    assert done.evaluate("(b) => getComputedStyle(b).color") == done.evaluate(
+        "(b) => getComputedStyle(b.closest('.figure').querySelector('.figure__button:not([aria-disabled=\"true\"])'))"
+        ".color")
 
 
 def test_mystery_curve_shows_local_value_and_slope_then_the_whole_curve(page, site_url, built_site, clean_run):
