@@ -119,6 +119,18 @@ def test_starting_numbers_come_from_the_build(page, site_url, built_site, clean_
 
 # ---- One figure at a time, by mouse ----------------------------------------------------------
 
+def texts_outside_the_drawing(svg):
+    """The texts of an SVG drawing that reach outside its viewBox (and are cut off), measured by their own boxes."""
+    return svg.evaluate("""(svg) => {
+      const view = svg.viewBox.baseVal;
+      return [...svg.querySelectorAll("text")].filter((text) => {
+        const box = text.getBBox();
+        return box.x < view.x || box.y < view.y || box.x + box.width > view.x + view.width
+          || box.y + box.height > view.y + view.height;
+      }).map((text) => text.textContent);
+    }""")
+
+
 def test_x_times_x_traces_both_operands_to_ten(page, site_url, built_site, clean_run):
     figure = open_figure(page, site_url, built_site, "x_times_x")
     button(figure, "Evaluate x × x").click()
@@ -133,6 +145,7 @@ def test_x_times_x_traces_both_operands_to_ten(page, site_url, built_site, clean
     assert readout(figure, "x.grad") == "10" and box_gradient(figure, "x") == "10"
     contributions = figure.locator(".figure__edge-contribution").all_text_contents()
     assert contributions == ["adds 5", "adds 5"]
+    assert texts_outside_the_drawing(figure.locator("svg.figure__graph")) == []  # "× 5" above, "adds 5" below
     done = button(figure, "Follow next operand")
     expect(done).to_have_attribute("aria-disabled", "true")
     done.hover()  # focused by the click, and under the pointer: it still looks unavailable, not orange
