@@ -164,11 +164,14 @@ def test_mystery_curve_shows_local_value_and_slope_then_the_whole_curve(page, si
     assert readout(figure, "f(x)") == expected["value_text"]
     assert readout(figure, "f'(x) from backward()") == expected["slope_text"]
     expect(figure.locator(".figure__tangent")).to_have_count(1)
+    figure.get_by_role("slider", name="Known evaluation point x").fill("-2")
+    expect(settled(figure).locator(".figure__asked-point")).to_have_count(3)  # the start, 1.5 and -2 stay drawn
+    assert "The 3 points you asked about" in messages(figure)
     button(figure, "Reveal full curve").click()
     curve = settled(figure).locator(".figure__curve")
     expect(curve).to_have_count(1)
     assert curve.get_attribute("d").count("L") >= 100
-    assert readout(figure, "f(x)") == expected["value_text"]
+    assert readout(figure, "f'(x) from backward()") == model.view(-2, revealed=False)["slope_text"]
 
 
 def test_secant_approaches_the_tangent_and_falls_for_negative_x(page, site_url, built_site, clean_run):
