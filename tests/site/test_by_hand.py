@@ -125,6 +125,8 @@ def test_neuron_by_hand_checks_the_table_field_by_field_then_shows_the_engines_n
                 "Gradient of w₁": w1.grad, "Gradient of w₂": w2.grad, "Gradient of b": b.grad}
     figure = open_figure(page, site_url, built_site, "neuron_by_hand")
     expect(figure.get_by_role("textbox")).to_have_count(6)
+    lefts = {round(box["x"]) for box in (field.bounding_box() for field in figure.get_by_role("textbox").all())}
+    assert len(lefts) == 1, lefts  # the six fields in one column, the first too (its label is the longest)
     expect(field(figure, "Output t = tanh(n)")).to_be_disabled()
     assert "without the bias" in enter(figure, "Weighted sum n = w₁x₁ + w₂x₂ + b", number(n.data - b.data))
     assert "2.5 rather than 2,5" in enter(figure, "Weighted sum n = w₁x₁ + w₂x₂ + b", "2,5")
