@@ -106,8 +106,8 @@ def learns_from_the_points(namespace):
     said = (f"When the checks run your block again with points = {OTHER_POINTS} (on y = −x + 2), slope.data ends "
             f"at {found[0]!r} and intercept.data at {found[1]!r}, expected about -1 and 2")
     if found == first:
-        raise NotYet(f"{said}: they stay where they were. They must come from training on `points`, not be "
-                     "typed in.")
+        raise NotYet(f"{said}: they stay where they were. They must come from training on `points`, not from "
+                     "numbers typed in or a list of points of your own.")
     raise NotYet(f"{said}. Build the loss from `points` in every pass of the loop.")
 
 

@@ -45,6 +45,10 @@ OWN_ENGINE = {
     "no __radd__": (
         2, 2, "Value.__radd__ = Value.__add__", "",
         "2 + a raised TypeError (unsupported operand type(s) for +: 'int' and 'Value'), expected a Value"),
+    "no __rsub__": (
+        2, 2, "Value.__rsub__ = __rsub__\n", "",
+        "5 - a raised TypeError (unsupported operand type(s) for -: 'int' and 'Value'), expected a Value. A plain "
+        "number stood on the left of - and a Value on its right"),
     "__rsub__ that subtracts the wrong way": (
         2, 2, "return Value.wrap(other) - self", "return self - other", "5 - a at a = 3 holds -2.0, expected 2.0"),
     "subtraction that adds (a sign lost)": (
@@ -93,6 +97,8 @@ OWN_ENGINE = {
     "the chain rule without the local derivative": (
         5, 5, "parent.grad += node.grad * derivative", "parent.grad += node.grad",
         "multiply node.grad by the local derivative"),
+    "no __rtruediv__": (
+        6, 6, "Value.__rtruediv__ = __rtruediv__\n", "", "attach it: Value.__rtruediv__ = __rtruediv__"),
     "a division edge without the minus": (
         6, 6, "-self.data / other.data ** 2", "self.data / other.data ** 2",
         "a / b at a = 3, b = 2 gives b.grad = 0.75, expected -a/b**2 = -0.75"),
@@ -145,6 +151,9 @@ EXERCISES = {
     "a forward difference instead of a central one": (
         "gradient_checker", "(function(x + h) - function(x - h)) / (2 * h)", "(function(x + h) - function(x)) / h",
         "That is the forward difference"),
+    "a backward difference instead of a central one": (
+        "gradient_checker", "(function(x + h) - function(x - h)) / (2 * h)", "(function(x) - function(x - h)) / h",
+        "That is the backward difference"),
     "a central difference that ignores h": (
         "gradient_checker", "(function(x + h) - function(x - h)) / (2 * h)",
         "(function(x + 1e-5) - function(x - 1e-5)) / (2 * 1e-5)", "your estimate does not use h"),
@@ -164,7 +173,10 @@ EXERCISES = {
         ("slope, intercept = Value(0), Value(0)", "for step in range(500):\n    loss = mean_squared_error()\n"
          "    loss.backward()\n    gradient_step((slope, intercept), 0.05)\n"),
         ("slope, intercept = Value(3), Value(-2)", ""),
-        "they stay where they were. They must come from training on `points`, not be typed in"),
+        "they stay where they were. They must come from training on `points`, not from numbers typed in"),
+    "a loss built from a list of its own, not from points": (
+        "fit_new_line", "for x, y in points) * (1 / len(points))", "for x, y in [(0, -2), (1, 1), (2, 4), (3, 7)]) * 0.25",
+        "They must come from training on `points`, not from numbers typed in or a list of points of your own"),
     "a line fitted without the update": (
         "fit_new_line", "    gradient_step((slope, intercept), 0.05)\n", "", "the loop never changed it"),
 }
