@@ -81,6 +81,7 @@ class Value:
     # --8<-- [end:operators]
 
     # --8<-- [start:backward]
+    # --8<-- [start:backward_walk]
     def backward(self):
         """Fill every reachable `grad` with d(self)/d(that value)."""
         order = self.topological_order()
@@ -93,8 +94,10 @@ class Value:
         for node in reversed(order):
             for parent, derivative in node.edges:
                 parent.grad += node.grad * derivative
+        # --8<-- [end:backward_walk]
         self.keep_order_for_freeing(order)
 
+    # --8<-- [start:topological_order]
     def topological_order(self):
         """Self and every value it was computed from, each one after its parents."""
         # Depth first, with a list as the stack instead of recursion, so that a
@@ -114,6 +117,7 @@ class Value:
                 for parent, _ in node.edges:
                     stack.append((parent, False))
         return order
+    # --8<-- [end:topological_order]
     # --8<-- [end:backward]
 
     # --8<-- [start:freeing]
@@ -175,10 +179,12 @@ class MLP:
 
 
 # --8<-- [start:train_line]
+# --8<-- [start:gradient_step]
 def gradient_step(parameters, learning_rate):
     """Move each parameter a little against its gradient: p <- p - learning_rate * dL/dp."""
     for parameter in parameters:
         parameter.data = parameter.data - learning_rate * parameter.grad
+# --8<-- [end:gradient_step]
 
 
 def train_line(steps=1000, learning_rate=0.05):

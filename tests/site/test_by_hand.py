@@ -84,6 +84,9 @@ def test_backprop_by_hand_checks_each_box_and_explains_slips(page, site_url, bui
     assert "agrees with all 8 of your gradients" in messages(figure)
     graphs = figure.locator(".figure__picture svg")
     expect(graphs).to_have_count(2)  # yours, and the same graph filled by backward()
+    assert "backward() filled the same graph (drawn above)" in messages(figure)
+    engine_graph, said = graphs.nth(1).bounding_box(), figure.locator(".figure__messages").bounding_box()
+    assert engine_graph["y"] + engine_graph["height"] <= said["y"]  # where the message says it is
     for symbol, gradient in expected.items():
         for index in (0, 1):
             shown = graphs.nth(index).locator(f'[data-node="{symbol}"] [data-field="grad"]').text_content()
@@ -122,6 +125,8 @@ def test_neuron_by_hand_checks_the_table_field_by_field_then_shows_the_engines_n
                 "Gradient of w₁": w1.grad, "Gradient of w₂": w2.grad, "Gradient of b": b.grad}
     figure = open_figure(page, site_url, built_site, "neuron_by_hand")
     expect(figure.get_by_role("textbox")).to_have_count(6)
+    lefts = {round(box["x"]) for box in (field.bounding_box() for field in figure.get_by_role("textbox").all())}
+    assert len(lefts) == 1, lefts  # the six fields in one column, the first too (its label is the longest)
     expect(field(figure, "Output t = tanh(n)")).to_be_disabled()
     assert "without the bias" in enter(figure, "Weighted sum n = w₁x₁ + w₂x₂ + b", number(n.data - b.data))
     assert "2.5 rather than 2,5" in enter(figure, "Weighted sum n = w₁x₁ + w₂x₂ + b", "2,5")

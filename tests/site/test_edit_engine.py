@@ -126,6 +126,14 @@ def test_an_edited_engine_runs_in_blocks_and_figures_on_every_page_until_restore
     expect(banner).to_be_visible()
     wait_python_ready(page)
     assert tangent_slope(page, "5") == "5"  # x · x at the figure's x = 5 loses one of its two paths
+    # Scrolled to just under the header, a control is the reader's to use: the banner stays at the top of the page.
+    slider = page.get_by_role("group", name="Secant and tangent", exact=True).get_by_role("slider", name="Small change h")
+    assert slider.evaluate("""(control) => {
+      const header = document.querySelector(".md-header").getBoundingClientRect().bottom;
+      window.scrollTo(0, window.scrollY + control.getBoundingClientRect().top - header - 4);
+      const box = control.getBoundingClientRect();
+      return control.contains(document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2));
+    }""")
 
     banner.get_by_role("button", name="Restore the original engine").click()
     expect(banner).to_contain_text("original engine is back")

@@ -5,7 +5,8 @@ What it is: browser tests of site_scripts/browser/exercises/exercises.mjs on the
 their messages; the hints come one at a time; the solution stays locked until the first Check,
 then shows and goes into the editor; Check then reports the exercise solved, and after a reload it
 is still shown as solved (and the solution is still in the block, as a saved edit); axe finds no
-serious problem in the panel with everything shown. A typed solution passes too, code that raises
+serious problem in the panel with everything shown. The right number typed in instead of computed
+does not pass (the checks run the block again at another x). A typed solution passes too, code that raises
 is explained instead of checked, checks that never end can be stopped, code that never ends is said
 to have been stopped (not to have failed), Reset clears the results of the code it replaced and closes
 the solution, a browser that refuses storage still checks, and the site's search does not give the
@@ -69,9 +70,16 @@ def test_check_hints_solution_and_a_solved_state_that_survives_a_reload(page, si
     assert "0 of 2 checks pass. Not solved yet." in shown
     failures = panel.get_by_role("status").get_by_role("listitem")
     expect(failures).to_have_count(2)
-    expect(failures.nth(1)).to_contain_text("Not yet: x_grad is dq/dx = 3·x²")
-    expect(failures.nth(1)).to_contain_text("`x_grad` is 0.0, expected 3·x² = 12.0 at x = 2.0")
+    expect(failures.nth(0)).to_contain_text("`square_grad` is 0.0, expected 2.0.")
+    expect(failures.nth(1)).to_contain_text("Not yet: x_grad is dq/dx = 3·x². Not checked yet: it waits for "
+                                            "“square_grad is dq/d(square)” to pass first.")
     expect(panel).to_contain_text("Not solved yet")
+
+    # The right number typed in: the checks run the block again at another x, so it does not pass.
+    typed_in = cube_by_hand.SOLUTION.replace("print(", "x_grad = 12.0\nprint(")
+    set_code(block_titled(page, title), typed_in)
+    assert "1 of 2 checks pass. Not solved yet." in check(panel)
+    expect(failures.nth(1)).to_contain_text("`x_grad` stays 12.0 when the checks run your block again with x = 3.0")
 
     hints = panel.get_by_role("list", name="Hints").get_by_role("listitem")
     expect(hints).to_have_count(0)

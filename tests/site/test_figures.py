@@ -119,6 +119,18 @@ def test_starting_numbers_come_from_the_build(page, site_url, built_site, clean_
 
 # ---- One figure at a time, by mouse ----------------------------------------------------------
 
+def texts_outside_the_drawing(svg):
+    """The texts of an SVG drawing that reach outside its viewBox (and are cut off), measured by their own boxes."""
+    return svg.evaluate("""(svg) => {
+      const view = svg.viewBox.baseVal;
+      return [...svg.querySelectorAll("text")].filter((text) => {
+        const box = text.getBBox();
+        return box.x < view.x || box.y < view.y || box.x + box.width > view.x + view.width
+          || box.y + box.height > view.y + view.height;
+      }).map((text) => text.textContent);
+    }""")
+
+
 def test_x_times_x_traces_both_operands_to_ten(page, site_url, built_site, clean_run):
     figure = open_figure(page, site_url, built_site, "x_times_x")
     button(figure, "Evaluate x × x").click()
@@ -133,7 +145,14 @@ def test_x_times_x_traces_both_operands_to_ten(page, site_url, built_site, clean
     assert readout(figure, "x.grad") == "10" and box_gradient(figure, "x") == "10"
     contributions = figure.locator(".figure__edge-contribution").all_text_contents()
     assert contributions == ["adds 5", "adds 5"]
-    expect(button(figure, "Follow next operand")).to_have_attribute("aria-disabled", "true")
+    assert texts_outside_the_drawing(figure.locator("svg.figure__graph")) == []  # "× 5" above, "adds 5" below
+    done = button(figure, "Follow next operand")
+    expect(done).to_have_attribute("aria-disabled", "true")
+    done.hover()  # focused by the click, and under the pointer: it still looks unavailable, not orange
+    expect(done).to_have_css("background-color", "rgba(0, 0, 0, 0)")
+    assert done.evaluate("(b) => getComputedStyle(b).color") == done.evaluate(
+        "(b) => getComputedStyle(b.closest('.figure').querySelector('.figure__button:not([aria-disabled=\"true\"])'))"
+        ".color")
 
 
 def test_mystery_curve_shows_local_value_and_slope_then_the_whole_curve(page, site_url, built_site, clean_run):
@@ -145,11 +164,14 @@ def test_mystery_curve_shows_local_value_and_slope_then_the_whole_curve(page, si
     assert readout(figure, "f(x)") == expected["value_text"]
     assert readout(figure, "f'(x) from backward()") == expected["slope_text"]
     expect(figure.locator(".figure__tangent")).to_have_count(1)
+    figure.get_by_role("slider", name="Known evaluation point x").fill("-2")
+    expect(settled(figure).locator(".figure__asked-point")).to_have_count(3)  # the start, 1.5 and -2 stay drawn
+    assert "The 3 points you asked about" in messages(figure)
     button(figure, "Reveal full curve").click()
     curve = settled(figure).locator(".figure__curve")
     expect(curve).to_have_count(1)
     assert curve.get_attribute("d").count("L") >= 100
-    assert readout(figure, "f(x)") == expected["value_text"]
+    assert readout(figure, "f'(x) from backward()") == model.view(-2, revealed=False)["slope_text"]
 
 
 def test_secant_approaches_the_tangent_and_falls_for_negative_x(page, site_url, built_site, clean_run):

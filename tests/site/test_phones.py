@@ -17,6 +17,7 @@ the phone layout's looks.
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from helpers import PYTHON_TIMEOUT_MS, UI_TIMEOUT_MS, wait_blocks_mounted
 from test_figures import TITLES, cpython_model, figure_page
@@ -180,6 +181,28 @@ def test_a_computation_graphs_text_is_readable_on_a_phone(phone_page, site_url, 
     assert small == []
     frame = figure.locator(".figure__scroll").first  # wider than the column: it scrolls, inside the figure
     assert frame.evaluate("frame => frame.scrollWidth <= frame.clientWidth || getComputedStyle(frame).overflowX === 'auto'")
+
+
+SHOWN_IN_ITS_FRAME = """(box) => {
+  const frame = box.closest(".figure__scroll").getBoundingClientRect(), shown = box.getBoundingClientRect();
+  return shown.left >= frame.left - 0.5 && shown.right <= frame.right + 0.5;
+}"""
+
+
+def test_a_graph_on_a_phone_opens_where_the_backward_pass_starts_and_stays_there(phone_page, site_url, built_site):
+    """The graph of L is wider than a phone: it opens scrolled to L, the box the reader fills first, and a
+    filled box does not send it back to the far left."""
+    open_phone_page(phone_page, site_url, figure_page(built_site, "backprop_by_hand"))
+    figure = phone_page.get_by_role("group", name=TITLES["backprop_by_hand"], exact=True)
+    figure.scroll_into_view_if_needed()
+    graph_l = figure.locator('.figure__scroll [data-node="L"]').first
+    frame = figure.locator(".figure__scroll").first
+    assert frame.evaluate("frame => frame.scrollWidth > frame.clientWidth")  # it does scroll on a phone
+    assert graph_l.evaluate(SHOWN_IN_ITS_FRAME)
+    figure.get_by_role("textbox", name="Gradient of L", exact=True).fill("1")
+    figure.get_by_role("textbox", name="Gradient of L", exact=True).press("Enter")
+    expect(figure.get_by_role("textbox", name="Gradient of e", exact=True)).to_be_enabled(timeout=PYTHON_TIMEOUT_MS)
+    assert figure.locator('.figure__scroll [data-node="L"]').first.evaluate(SHOWN_IN_ITS_FRAME)
 
 
 def test_backprop_by_hand_says_beside_each_field_the_numbers_on_its_boxs_edges(phone_page, site_url, built_site):

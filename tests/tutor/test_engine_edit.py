@@ -316,7 +316,8 @@ def test_with_a_readers_engine_every_figure_show_and_an_exercise_check_work(site
     solved = {}
     with contextlib.redirect_stdout(io.StringIO()):
         exec(fit_new_line.SOLUTION, solved)
-    assert [result["passed"] for result in fit_new_line.check(solved)] == [True, True, True]
+    checked = importlib.import_module("tutor.exercises").results("fit_new_line", solved, fit_new_line.SOLUTION)
+    assert [result["passed"] for result in checked] == [True, True, True, True]
     solved["loss"] = tinygrad.Value(0.5) * 2  # not the loss of the final slope and intercept
     assert not fit_new_line.check(solved)[2]["passed"]
 
@@ -366,7 +367,7 @@ def solved_exercises():
         namespace = chained if name in BUILD_YOUR_OWN else {"__name__": "__main__"}
         with contextlib.redirect_stdout(io.StringIO()):
             exec(compile(exercise.SOLUTION, f"<{name}>", "exec"), namespace)
-        results[name] = exercise.check(namespace)
+        results[name] = exercises.results(name, namespace, exercise.SOLUTION)  # as the page asks, with the code
     return results
 
 

@@ -5,7 +5,7 @@
 // forgets the edited engine and replaces Python, if it has started, by one with the lesson's engine.
 // It needs no Python, so it works even when Python cannot start with the edited engine (it then says
 // so). It shows or hides itself whenever the engine changes, also when another tab of the site
-// applied or restored one. It stays in view under the header while the reader scrolls (engine-edit.css).
+// applied or restored one. It sits at the top of the page and scrolls away with it, never over a control.
 // restoreOriginalEngine() is that button's action, which a figure that waits long for Python offers too.
 // What it is not: the editor (engine-editor.mjs) or the runtime's switch (runtime.useEngine), which
 // also follows the other tabs.

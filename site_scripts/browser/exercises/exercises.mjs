@@ -3,7 +3,7 @@
 // whose blocks must be mounted first) with data-exercise="<name>" (written by the runnable_fence hook,
 // followed by its hidden hints and solution), adds a panel under it and keeps it in page.exercises:
 // "Check" runs the block through the page's scheduler (so earlier blocks run first, as for Run),
-// then calls tutor.exercises.results("<name>") with the page's namespace (runtime.call) and shows each
+// then calls tutor.exercises.results("<name>", code) with the page's namespace (runtime.call) and shows each
 // check's result in a status region ("Stop the checks" stops checks that never end); "Show a
 // hint" reveals the hints one at a time; "Show the solution" unlocks after the first Check and
 // can put the solution into the editor, unless solutions are turned off in this browser (a teacher's
@@ -123,12 +123,13 @@ class ExercisePanel {
   /** { solved, summary, results }: the reader's block must run cleanly before its checks run. */
   async runBlockThenChecks() {
     const runs = this.block.runs;
+    const code = this.block.code(); // what runs now; the checks run it once more at other numbers (run_again)
     const ran = runs.request(this.block); // after the earlier blocks, as Run does
     const outcome = await runs.after(async () => {
       const result = await ran;
       if (!result?.ok) return { ran: result };
       try {
-        return { results: await runtime.call("tutor.exercises", "results", { name: this.name },
+        return { results: await runtime.call("tutor.exercises", "results", { name: this.name, code },
                                              { page: runs.key, label: `the checks of “${this.title}”` }) };
       } catch (error) {
         return { error };

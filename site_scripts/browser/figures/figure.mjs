@@ -95,7 +95,13 @@ export class FigureFrame {
   /** Replace the picture with `node` (an <svg>). */
   draw(node) {
     for (const svg of node.matches("svg") ? [node] : node.querySelectorAll("svg")) svg.setAttribute("aria-describedby", this.description.id);
+    const scrolled = [...this.picture.querySelectorAll(".figure__scroll")].map((frame) => frame.scrollLeft);
     this.picture.replaceChildren(node);
+    // A graph wider than a phone's column scrolls sideways: it opens at its right end, where the output is (the
+    // backward pass starts there), and keeps where the reader scrolled it while it is drawn anew.
+    this.picture.querySelectorAll(".figure__scroll").forEach((frame, index) => {
+      frame.scrollLeft = scrolled[index] ?? frame.scrollWidth;
+    });
   }
 
   /** Say in one sentence what the picture shows now: the drawings' description for screen readers, not displayed. */

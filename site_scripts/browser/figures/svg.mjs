@@ -155,6 +155,9 @@ function pathData(pixels) {
 
 const BOX = { width: 104, height: 66, columnGap: 56, rowGap: 40, margin: 12 };
 const CHARACTER_WIDTH = 8; // about what a character of a box's 14 px text takes (bold included)
+// An edge label's 13 px text: about what a character takes (bold included), how far it reaches above and below
+// its baseline, and the room its 4 px halo needs around it.
+const [LABEL_CHARACTER_WIDTH, LABEL_ASCENT, LABEL_DESCENT, LABEL_ROOM] = [8, 12, 4, 3];
 // The smallest text of a graph (its edge labels, 13 px in figures.css) is never drawn smaller than 11 px: a
 // graph keeps at least 11/13 of its size, and a column too narrow for that (a phone) scrolls it sideways.
 const SMALLEST_TEXT = 13;
@@ -211,11 +214,10 @@ export function graphDrawing(graph, label) {
   const longest = Math.max(...graph.nodes.flatMap((node) => [nodeHeading(node), `value ${node.data_text}`]
     .map((text) => [...text].length)));
   const box = { ...BOX, width: Math.max(BOX.width, Math.ceil(longest * CHARACTER_WIDTH + 14)) };
-  const width = 2 * box.margin + columns * box.width + (columns - 1) * box.columnGap;
-  const height = 2 * BOX.margin + rows * BOX.height + (rows - 1) * BOX.rowGap + 24;
-  const svg = drawing(width, height, label);
+  const boxesWidth = 2 * box.margin + columns * box.width + (columns - 1) * box.columnGap;
+  const boxesHeight = 2 * BOX.margin + rows * BOX.height + (rows - 1) * BOX.rowGap + 24;
+  const svg = drawing(boxesWidth, boxesHeight, label);
   svg.classList.add("figure__graph");
-  svg.style.minWidth = `${Math.ceil((width * READABLE_TEXT) / SMALLEST_TEXT)}px`; // a style set by a script: the CSP allows it
   const corner = (id) => [box.margin + column.get(id) * (box.width + box.columnGap),
     BOX.margin + 12 + row.get(id) * (BOX.height + BOX.rowGap)];
   const arrowId = `figure-arrow-${nextId++}`;
@@ -225,16 +227,25 @@ export function graphDrawing(graph, label) {
   for (const edge of graph.edges) parallel.set(`${edge.parent}-${edge.child}`, (parallel.get(`${edge.parent}-${edge.child}`) ?? 0) + 1);
   const seen = new Map();
   const labels = svgElement("g", { class: "figure__edge-labels" });
+  const extent = [0, 0, boxesWidth, boxesHeight]; // left, top, right, bottom of everything drawn
   for (const edge of graph.edges) {
     const pair = `${edge.parent}-${edge.child}`;
     const index = seen.get(pair) ?? 0;
     seen.set(pair, index + 1);
-    const [line, text] = edgeDrawing(edge, corner(edge.parent), corner(edge.child), index - (parallel.get(pair) - 1) / 2, arrowId, box);
+    const [line, text, [left, top, right, bottom]] = edgeDrawing(edge, corner(edge.parent), corner(edge.child),
+      index - (parallel.get(pair) - 1) / 2, arrowId, box);
     svg.append(line);
     labels.append(text);
+    extent.splice(0, 4, Math.min(extent[0], left), Math.min(extent[1], top), Math.max(extent[2], right),
+      Math.max(extent[3], bottom));
   }
   for (const node of graph.nodes) svg.append(nodeDrawing(node, corner(node.id), box));
   svg.append(labels); // over the boxes and every line
+  // The drawing grows to hold a label that a bent edge puts above or below the boxes (x × x's "× 5").
+  const [width, height] = [extent[2] - extent[0], extent[3] - extent[1]];
+  Object.entries({ viewBox: `${extent[0]} ${extent[1]} ${width} ${height}`, width, height })
+    .forEach(([name, value]) => svg.setAttribute(name, value));
+  svg.style.minWidth = `${Math.ceil((width * READABLE_TEXT) / SMALLEST_TEXT)}px`; // a style set by a script: the CSP allows it
   const frame = document.createElement("div");
   frame.className = "figure__scroll";
   frame.tabIndex = 0;
@@ -254,7 +265,8 @@ function arrowHead(id, className = "") {
 }
 
 /** One edge from a parent's box to its child's box, and its labels apart (to be drawn over the boxes):
- *  [line, labels]; `bend` separates edges joining the same pair. */
+ *  [line, labels, [left, top, right, bottom] of the labels, with room for their halo]; `bend` separates edges
+ *  joining the same pair. */
 function edgeDrawing(edge, [parentX, parentY], [childX, childY], bend, arrowId, box) {
   const start = [parentX + box.width, parentY + box.height / 2];
   const end = [childX, childY + box.height / 2];
@@ -269,11 +281,16 @@ function edgeDrawing(edge, [parentX, parentY], [childX, childY], bend, arrowId, 
   const labels = svgElement("g", { class: "figure__edge-label" });
   labels.append(svgElement("text", { x: middle[0], y: labelY, "text-anchor": "middle", class: "figure__edge-local" },
     `× ${edge.local_text}`));
+  const texts = [`× ${edge.local_text}`];
   if (edge.contribution_text !== null) {
     labels.append(svgElement("text", { x: middle[0], y: labelY + 16, "text-anchor": "middle", class: "figure__edge-contribution" },
       `adds ${edge.contribution_text}`));
+    texts.push(`adds ${edge.contribution_text}`);
   }
-  return [group, labels];
+  const halfWidth = (Math.max(...texts.map((text) => [...text].length)) * LABEL_CHARACTER_WIDTH) / 2 + LABEL_ROOM;
+  const extent = [middle[0] - halfWidth, labelY - LABEL_ASCENT - LABEL_ROOM, middle[0] + halfWidth,
+    labelY + 16 * (texts.length - 1) + LABEL_DESCENT + LABEL_ROOM];
+  return [group, labels, extent];
 }
 
 /** One sentence for screen readers: every value with its gradient so far, and how far the backward pass is. */

@@ -20,7 +20,7 @@ random_expressions.py.
 What it is not: the starter code (the chapter's Markdown) or the page's part (exercises.mjs draws
 the results, build_own/build-own.mjs joins the steps into the reader's tinygrad.py).
 """
-from ..exercises import run_checks
+from ..exercises import WAITING, run_checks
 from .graph_steps import (contributions_add, long_chain, random_step_5, seeded_and_passed_on, step_4_order,
                           twice_is_the_same, walks_backwards)
 from .network_step import a_neuron, network_shape, trains_xor
@@ -50,13 +50,21 @@ CHECKS = {
 
 
 def check_step(namespace, step):
-    """The results of step `step`: one line per earlier step (its first failure, if any), then each check."""
-    results = []
+    """The results of step `step`: one line per earlier step (its first failure, if any), then each check. The
+    checks run in turn: after the first that fails (an earlier step's, or this step's) the others wait, so that
+    one mistake gets one message, not more that point elsewhere."""
+    results, waits_for = [], None
     for earlier in range(1, step):
+        summary = f"step {earlier} ({STEP_TITLES[earlier]}) passes too"
+        if waits_for is not None:
+            results.append({"check": summary, "passed": False,
+                            "message": f"{WAITING}: it waits for “{waits_for}” to pass first."})
+            continue
         failure = next((result for check in CHECKS[earlier]
                         for result in run_checks(namespace, [check]) if not result["passed"]), None)
-        summary = f"step {earlier} ({STEP_TITLES[earlier]}) passes too"
         message = ("" if failure is None
                    else f"This step builds on step {earlier}, which should pass first: {failure['message']}")
         results.append({"check": summary, "passed": failure is None, "message": message})
-    return results + run_checks(namespace, CHECKS[step])
+        if failure is not None and waits_for is None:
+            waits_for = summary
+    return results + run_checks(namespace, CHECKS[step], in_turn=True, waits_for=waits_for)

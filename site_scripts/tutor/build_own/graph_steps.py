@@ -9,7 +9,7 @@ import sys
 
 from ..exercises import NotYet, close
 from .random_expressions import check_random_expressions
-from .reading import attempt, dismantle, edges_of, grad_of, gradients, new_value, order_by_edges
+from .reading import attempt, backward_slip, dismantle, edges_of, grad_of, gradients, new_value, order_by_edges
 
 
 # ---- Step 4: the topological order -------------------------------------------------------------
@@ -49,6 +49,10 @@ def order_of_a_small_graph(namespace):
     if len(order) != len(expected):
         raise NotYet(f"Your order holds {len(order)} values, expected the {len(expected)} that e depends on.")
     position = {id(node): index for index, node in enumerate(order)}
+    if order and order[0] is e and order[-1] is a:
+        raise NotYet("Your order starts with e, the output, and ends with a, the input: it is the wrong way round. "
+                     "Expected every value after its parents, the output last: return the order as the values "
+                     "were added, once all their parents were in it.")
     for node in expected:
         for parent, _ in edges_of(node):
             if position[id(parent)] > position[id(node)]:
@@ -95,19 +99,28 @@ def seeded_and_passed_on(namespace):
                      "with 1.0 before walking back (d out/d out = 1).")
     if not (close(found[0], -2.0) and close(found[1], 2.0)):
         raise NotYet(f"For out = a·b + a at a = 2, b = -3, backward() gives a.grad = {found[0]!r}, b.grad = "
-                     f"{found[1]!r}, expected -2.0 (b + 1) and 2.0 (a).")
+                     f"{found[1]!r}, expected -2.0 (b + 1) and 2.0 (a)" + slip_named(out, [a, b], found))
+
+
+def slip_named(root, leaves, found):
+    """The end of a message: the slip of backward() that gives `found`, when the checks recognise it."""
+    slip = backward_slip(root, leaves, found)
+    return f": {slip}" if slip else "."
 
 
 def contributions_add(namespace):
     """backward() adds up the contributions of both edges in a * a"""
     a = new_value(namespace, 3)
-    (found,) = gradients(a * a, [a], use_backward=True)
-    if found == 0:
+    out = a * a
+    (found,) = gradients(out, [a], use_backward=True)
+    if close(found, 6.0):
+        return
+    slip = backward_slip(out, [a], [found])
+    if found == 0 and not slip:
         raise NotYet("After (a * a).backward(), a.grad is still 0.0, expected 6.0: walk reversed(order) and add "
                      "to each parent's grad the node's grad times the local derivative.")
-    if not close(found, 6.0):
-        raise NotYet(f"a * a gives a.grad = {found!r}, expected 6.0: one of the two edges to a is lost. Each "
-                     "edge adds its contribution: write parent.grad += ..., not parent.grad = ....")
+    raise NotYet(f"a * a gives a.grad = {found!r}, expected 6.0" + (f": {slip}" if slip else
+                 ": one of the two edges to a is lost. Each edge adds its contribution."))
 
 
 def walks_backwards(namespace):
@@ -118,9 +131,10 @@ def walks_backwards(namespace):
     (found,) = gradients(z, [x], use_backward=True)
     expected = (2 * 0.25 + 1) * 2 * 0.5
     if not close(found, expected):
+        slip = backward_slip(z, [x], [found]) or ("each value needs its whole gradient before it passes it on: walk "
+                                                 "the order from the output back, and add every contribution.")
         raise NotYet(f"For z = y·y + y with y = x·x at x = 0.5, backward() gives x.grad = {found!r}, expected "
-                     f"{expected}: walk the order from the output back (reversed), so that each value has its "
-                     "whole gradient before it passes it on.")
+                     f"{expected}: {slip}")
 
 
 def twice_is_the_same(namespace):

@@ -1,6 +1,7 @@
 """network_step.py: the checks of step 7 of "Build your own engine": a neuron and a network that learns XOR.
 
-What it is: the reader's Neuron (a weighted sum plus a bias, through tanh, or linear), the MLP's
+What it is: the reader's Neuron (a weighted sum plus a bias, through tanh, or linear; tried with a
+bias of 0.3, as a bias of 0 would not show one left out), the MLP's
 answer and its 17 parameters, and train_xor() fitting XOR.
 What it is not: the engine's operations (value_steps.py, graph_steps.py).
 """
@@ -10,6 +11,8 @@ import random
 from ..exercises import NotYet, close, defined
 from .reading import attempt, data_of
 
+BIAS = 0.3  # the bias a_neuron gives the reader's neuron
+
 
 def a_neuron(namespace):
     """a Neuron computes tanh(w·x + b), or w·x + b when it is linear"""
@@ -18,8 +21,11 @@ def a_neuron(namespace):
     for nonlinear in (True, False):
         neuron = attempt("Neuron(3, random.Random(1))", lambda: Neuron(3, random.Random(1), nonlinear=nonlinear),
                          "make a neuron with 3 weights")
+        data_of(neuron.bias, "the bias")
+        neuron.bias.data = BIAS  # a bias starts at 0: another one shows whether the neuron adds it
         weights = [data_of(w, "a weight") for w in neuron.weights]
-        weighted = sum(w * x for w, x in zip(weights, inputs)) + data_of(neuron.bias, "the bias")
+        without_bias = sum(w * x for w, x in zip(weights, inputs))
+        weighted = without_bias + BIAS
         expected = math.tanh(weighted) if nonlinear else weighted
         out = attempt("neuron([1.0, -2.0, 0.5])", lambda: neuron(inputs), "give a Value")
         found = data_of(out, "neuron([1.0, -2.0, 0.5])")
@@ -27,7 +33,10 @@ def a_neuron(namespace):
             continue
         kind = "a neuron with nonlinear=True" if nonlinear else "a neuron with nonlinear=False"
         guess = ""
-        if nonlinear and close(found, weighted):
+        if close(found, math.tanh(without_bias) if nonlinear else without_bias):
+            guess = (f" With its bias set to {BIAS}, the neuron gives what it gives without it: the bias is left out. "
+                     "Start the sum from the bias: sum((w * x for w, x in zip(self.weights, inputs)), self.bias).")
+        elif nonlinear and close(found, weighted):
             guess = " That is the weighted sum without tanh: pass it through .tanh() when self.nonlinear."
         elif not nonlinear and close(found, math.tanh(weighted)):
             guess = " A linear neuron (nonlinear=False) must not apply tanh."

@@ -4,14 +4,15 @@ What it is: every step ends with check_random_expressions(namespace, step, use_b
 formulas of x, y, z made of every operation written so far (OPERATIONS, by step), computed with the
 reader's Values and with plain floats; the value must match, and each gradient (from the checks' own
 walk, or from the reader's backward() from step 5 on) must match central differences,
-(f(x + h) - f(x - h)) / 2h with h = NUDGE.
+(f(x + h) - f(x - h)) / 2h with h = NUDGE. When the reader's backward() is wrong but their edges are
+right, the message says so (and names the slip when it recognises it).
 What it is not: the checks of one operation (the step modules).
 """
 import math
 import random
 
 from ..exercises import NotYet, close
-from .reading import attempt, data_of, gradients, new_value
+from .reading import attempt, backward_slip, data_of, gradients, new_value
 
 
 NUDGE = 1e-6  # the h of the central differences (f(x + h) - f(x - h)) / 2h
@@ -101,13 +102,30 @@ def check_random_expressions(namespace, step, use_backward, count=12, seed=2026)
         if not close(data_of(root, f"f = {formula}"), expected, 1e-9):
             raise NotYet(f"For f = {formula} at {at}, your Value holds {root.data!r}, expected {expected!r}.")
         found = gradients(root, leaves, use_backward)
+        estimates = [nudged_slope(program, inputs, index) for index in range(3)]
         for index, name in enumerate("xyz"):
-            def f(x):
-                nudged = list(inputs)
-                nudged[index] = x
-                return run_program(program, nudged)[-1]
-            estimate = (f(inputs[index] + NUDGE) - f(inputs[index] - NUDGE)) / (2 * NUDGE)
-            if not close(found[index], estimate, 1e-4):
+            if not close(found[index], estimates[index], 1e-4):
                 raise NotYet(f"For f = {formula} at {at}, your engine gives df/d{name} = {found[index]!r}, "
-                             f"but nudging {name} says it should be about {estimate:.6g}. Check the local "
-                             "derivatives of the operations in it.")
+                             f"but nudging {name} says it should be about {estimates[index]:.6g}. "
+                             + where_it_goes_wrong(root, leaves, found, estimates, use_backward))
+
+
+def nudged_slope(program, inputs, index):
+    """The central difference of the program's result in input `index`, with plain floats."""
+    def f(x):
+        nudged = list(inputs)
+        nudged[index] = x
+        return run_program(program, nudged)[-1]
+    return (f(inputs[index] + NUDGE) - f(inputs[index] - NUDGE)) / (2 * NUDGE)
+
+
+def where_it_goes_wrong(root, leaves, found, estimates, use_backward):
+    """The local derivatives, or (when the checks' own walk over the reader's edges matches the nudging) backward()."""
+    if use_backward:
+        walked = gradients(root, leaves, use_backward=False)
+        if all(close(a, b, 1e-4) for a, b in zip(walked, estimates)):
+            slip = backward_slip(root, leaves, found)
+            return ("Your edges carry the right local derivatives (following them back by hand gives the nudged "
+                    "slopes), so the slip is in backward(): "
+                    + (slip or "look at how it walks the order and adds up the contributions."))
+    return "Check the local derivatives of the operations in it."

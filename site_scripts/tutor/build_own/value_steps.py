@@ -11,7 +11,7 @@ import math
 
 from ..exercises import NotYet, close
 from .random_expressions import check_random_expressions
-from .reading import attempt, data_of, edges_of, grad_of, gradients, new_value
+from .reading import attempt, data_of, edges_of, grad_of, gradients, new_value, reflected_method_missing
 
 
 # ---- Step 1: Value, + and * --------------------------------------------------------------------
@@ -102,9 +102,9 @@ def one_input_result(namespace, text, action, data, slope, use_backward=False, a
     try:
         out = action(a)
     except TypeError as error:
-        raise NotYet(f"{text} raised TypeError ({error}), expected a Value. When the number is on the left, "
-                     "Python asks the Value on the right for the reflected method (__radd__, __rmul__, "
-                     "__rsub__): attach it to Value.") from None
+        why = reflected_method_missing(error) or ("When the number is on the left, Python asks the Value on the right for "
+                                            "the reflected method (__radd__, __rmul__, __rsub__): attach it to Value.")
+        raise NotYet(f"{text} raised TypeError ({error}), expected a Value. {why}") from None
     except Exception as error:  # noqa: BLE001 - the reader's code failed: say so in the check's words
         raise NotYet(f"{text} raised {type(error).__name__}: {error}. It should {should}.") from None
     if not close(data_of(out, text), data):
@@ -171,7 +171,8 @@ def powers(namespace):
         (found,) = gradients(out, [a], use_backward=False)
         expected = n * at ** (n - 1)
         if not close(found, expected):
-            guess = " (that is a ** n, not n · a ** (n - 1))" if close(found, at ** n) else ""
+            guess = (" (that is a ** n, not n · a ** (n - 1))" if close(found, at ** n)
+                     else f" (you left out the factor {n} in front)" if close(found, at ** (n - 1)) else "")
             raise NotYet(f"a ** {n} at a = {at:g} gives a.grad = {found!r}, expected {expected:g} "
                          f"= {n} · {at:g} ** {n - 1}, the power rule{guess}.")
 
@@ -215,7 +216,8 @@ def division(namespace):
         raise NotYet(f"a / b at a = 3, b = 2 holds {out.data!r}, expected 1.5.")
     found = gradients(out, [a, b], use_backward=True)
     if not close(found[0], 0.5):
-        raise NotYet(f"a / b at a = 3, b = 2 gives a.grad = {found[0]!r}, expected 1/b = 0.5.")
+        guess = ": that is b, not 1/b" if close(found[0], 2.0) else ""
+        raise NotYet(f"a / b at a = 3, b = 2 gives a.grad = {found[0]!r}, expected 1/b = 0.5{guess}.")
     if not close(found[1], -0.75):
         raise NotYet(f"a / b at a = 3, b = 2 gives b.grad = {found[1]!r}, expected -a/b**2 = -0.75: a bigger b "
                      "makes a / b smaller, and faster when b is small.")

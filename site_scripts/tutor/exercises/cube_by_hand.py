@@ -2,10 +2,13 @@
 
 What it is: the hidden checks, hints and solution of the block with exercise="cube_by_hand" in
 docs/derivatives.md. The reader sends dq/dq = 1 back through two multiplications, adding the
-contribution of every path, and must arrive at dq/dx = 3·x².
+contribution of every path, and must arrive at dq/dx = 3·x²; the checks run the block again at x = 3,
+so that a number typed in instead of computed does not pass.
 What it is not: the starter code, which lives in the chapter's Markdown.
 """
-from . import NotYet, close, number, run_checks
+from . import NotYet, close, needs, number, run_again, run_checks
+
+OTHER_X = 3.0  # the checks also run the block at this x, so that a number typed in does not pass
 
 HINTS = [
     "Work from q backwards. q = square * x is a product, so `square_grad` gets q_grad times the "
@@ -31,8 +34,7 @@ print("q =", q, " dq/d(square) =", square_grad, " dq/dx =", x_grad)
 '''
 
 
-def square_gradient(namespace):
-    """square_grad is dq/d(square)"""
+def square_gradient_at(namespace):
     x = number(namespace, "x")
     found = number(namespace, "square_grad")
     if not close(found, x):
@@ -40,8 +42,7 @@ def square_gradient(namespace):
                      "derivative for square is the other operand, x, times q_grad = 1.")
 
 
-def input_gradient(namespace):
-    """x_grad is dq/dx = 3·x²"""
+def input_gradient_at(namespace):
     x = number(namespace, "x")
     expected = 3 * x * x
     found = number(namespace, "x_grad")
@@ -49,6 +50,31 @@ def input_gradient(namespace):
         raise NotYet(f"`x_grad` is {found!r}, expected 3·x² = {expected!r} at x = {x!r}. x reaches q "
                      "along three paths: once directly through q = square * x, and twice through "
                      "square = x * x. Add one contribution per path.")
+
+
+def at_another_x(namespace, name, check_at):
+    """check_at on the reader's block, then on the block run again at another x: a number typed in stays."""
+    check_at(namespace)
+    other = OTHER_X if number(namespace, "x") != OTHER_X else -OTHER_X
+    again = run_again(namespace, x=other)
+    if number(again, name) == number(namespace, name):
+        raise NotYet(f"`{name}` stays {number(namespace, name)!r} when the checks run your block again with "
+                     f"x = {other!r}: compute it from x and the values of the block, not as a number typed in.")
+    try:
+        check_at(again)
+    except NotYet as problem:
+        raise NotYet(f"Your block, run again with x = {other!r}: {problem}") from None
+
+
+def square_gradient(namespace):
+    """square_grad is dq/d(square)"""
+    at_another_x(namespace, "square_grad", square_gradient_at)
+
+
+@needs(square_gradient)
+def input_gradient(namespace):
+    """x_grad is dq/dx = 3·x²"""
+    at_another_x(namespace, "x_grad", input_gradient_at)
 
 
 def check(namespace):

@@ -5,14 +5,18 @@ docs/training.md. train_line only knows the points of y = 2x + 1, so the reader 
 that builds the mean squared error of four points on y = 3x − 2, calls backward() and updates
 `slope` and `intercept` with gradient_step. After the loop the block builds the loss once more, so
 the loss it prints belongs to the slope and intercept it prints (as train_line's returned loss does).
+The checks run the block again on the points of another line, so that numbers typed in do not pass.
 What it is not: the starter code, which lives in the chapter's Markdown.
 """
 import math
 
-from . import NotYet, close, defined, engine, run_checks
+from . import NotYet, close, defined, engine, needs, run_again, run_checks
 
 POINTS = [(0, -2), (1, 1), (2, 4), (3, 7)]
 RATE = 0.05  # train_line's default learning rate: the solution's and the last hint's
+# The checks run the block again on four points of another line, so that a slope and intercept typed in do not pass.
+OTHER_POINTS = [(0, 2), (1, 1), (2, 0), (3, -1)]
+OTHER_LINE = (-1.0, 2.0)  # the slope and intercept of the line through OTHER_POINTS: y = -x + 2
 
 HINTS = [
     "Each pass of the loop needs the two steps train_line takes after building the loss: the "
@@ -69,6 +73,7 @@ def fitted_slope(namespace):
                  "loop gets there.")
 
 
+@needs(fitted_slope)
 def fitted_intercept(namespace):
     """intercept ends near −2"""
     found = parameter(namespace, "intercept").data
@@ -90,5 +95,22 @@ def loss_of_the_final_parameters(namespace):
                      "once more after the loop, so it belongs to the slope and intercept you print.")
 
 
+@needs(fitted_slope, fitted_intercept)
+def learns_from_the_points(namespace):
+    """the loop learns from `points`: on four points of y = −x + 2 it ends near −1 and 2"""
+    again = run_again(namespace, points=OTHER_POINTS)
+    found = parameter(again, "slope").data, parameter(again, "intercept").data
+    if all(close(a, b, 1e-3) for a, b in zip(found, OTHER_LINE)):
+        return
+    first = parameter(namespace, "slope").data, parameter(namespace, "intercept").data
+    said = (f"When the checks run your block again with points = {OTHER_POINTS} (on y = −x + 2), slope.data ends "
+            f"at {found[0]!r} and intercept.data at {found[1]!r}, expected about -1 and 2")
+    if found == first:
+        raise NotYet(f"{said}: they stay where they were. They must come from training on `points`, not from "
+                     "numbers typed in or a list of points of your own.")
+    raise NotYet(f"{said}. Build the loss from `points` in every pass of the loop.")
+
+
 def check(namespace):
-    return run_checks(namespace, [fitted_slope, fitted_intercept, loss_of_the_final_parameters])
+    return run_checks(namespace, [fitted_slope, fitted_intercept, loss_of_the_final_parameters,
+                                  learns_from_the_points])

@@ -3,9 +3,13 @@
 What it is: the hidden checks, hints and solution of the block with exercise="gradient_by_hand" in
 docs/loss-and-gradient.md. For the example (x, y) = (3, 10) at w = 1, b = 0.5 the reader works out
 dL/de, dL/dw and dL/db of L = (w·x + b − y)² with plain floats; the block then takes one step.
+The checks run the block again with other numbers, so that a number typed in does not pass.
 What it is not: the starter code, which lives in the chapter's Markdown.
 """
-from . import NotYet, close, number, run_checks
+from . import NotYet, close, needs, number, run_again, run_checks
+
+# The checks also run the block with these numbers, so that a number typed in instead of computed does not pass.
+OTHER_NUMBERS = {"x": -2.0, "y": 1.0, "w": 0.5, "b": 0.25}
 
 HINTS = [
     "Start at the loss: L = e², so dL/de = 2·e. Write `loss_grad_error = 2 * error`.",
@@ -40,17 +44,18 @@ def example_error(namespace):
     return w * x + b - y, x
 
 
-def error_gradient(namespace):
-    """loss_grad_error is dL/de = 2·e"""
+def error_gradient_at(namespace):
     error, _ = example_error(namespace)
     found = number(namespace, "loss_grad_error")
-    if not close(found, 2 * error):
-        raise NotYet(f"`loss_grad_error` is {found!r}, expected 2·e = {2 * error!r} (the error e is "
-                     f"{error!r}). The derivative of e² with respect to e is 2·e.")
+    if close(found, 2 * error):
+        return
+    sign = (" That is the error with the opposite sign, y − ŷ: the error is e = ŷ − y, prediction minus target."
+            if close(found, -2 * error) else "")
+    raise NotYet(f"`loss_grad_error` is {found!r}, expected 2·e = {2 * error!r} (the error e is "
+                 f"{error!r}). The derivative of e² with respect to e is 2·e.{sign}")
 
 
-def weight_gradient(namespace):
-    """w_grad is dL/dw = 2·e·x"""
+def weight_gradient_at(namespace):
     error, x = example_error(namespace)
     found = number(namespace, "w_grad")
     if not close(found, 2 * error * x):
@@ -58,13 +63,43 @@ def weight_gradient(namespace):
                      "by de/dŷ = 1 and by dŷ/dw = x.")
 
 
-def bias_gradient(namespace):
-    """b_grad is dL/db = 2·e"""
+def bias_gradient_at(namespace):
     error, _ = example_error(namespace)
     found = number(namespace, "b_grad")
     if not close(found, 2 * error):
         raise NotYet(f"`b_grad` is {found!r}, expected 2·e · 1 · 1 = {2 * error!r}. For the bias the "
                      "last factor is dŷ/db = 1.")
+
+
+def with_other_numbers(namespace, name, check_at):
+    """check_at on the reader's block, then on the block run again with another example and parameters."""
+    check_at(namespace)
+    again = run_again(namespace, **OTHER_NUMBERS)
+    told = ", ".join(f"{key} = {value!r}" for key, value in OTHER_NUMBERS.items())
+    if number(again, name) == number(namespace, name):
+        raise NotYet(f"`{name}` stays {number(namespace, name)!r} when the checks run your block again with "
+                     f"{told}: compute it from the error and x, not as a number typed in.")
+    try:
+        check_at(again)
+    except NotYet as problem:
+        raise NotYet(f"Your block, run again with {told}: {problem}") from None
+
+
+def error_gradient(namespace):
+    """loss_grad_error is dL/de = 2·e"""
+    with_other_numbers(namespace, "loss_grad_error", error_gradient_at)
+
+
+@needs(error_gradient)
+def weight_gradient(namespace):
+    """w_grad is dL/dw = 2·e·x"""
+    with_other_numbers(namespace, "w_grad", weight_gradient_at)
+
+
+@needs(error_gradient)
+def bias_gradient(namespace):
+    """b_grad is dL/db = 2·e"""
+    with_other_numbers(namespace, "b_grad", bias_gradient_at)
 
 
 def check(namespace):

@@ -4,10 +4,11 @@ What it is: the hidden checks, hints and solution of the block with exercise="gr
 docs/checking.md. The reader writes `compare_derivatives(function, x, h=1e-5)`, returning the
 engine's derivative (backward() through a Value) and a central-difference estimate (plain floats).
 One check hands it a function whose engine derivative is deliberately wrong: a checker that works
-must then report two different numbers.
+must then report two different numbers. Another passes a large h, at which a forward difference, or
+an estimate that ignores h, is far from the central difference.
 What it is not: the starter code, which lives in the chapter's Markdown.
 """
-from . import NotYet, close, defined, engine, run_checks
+from . import NotYet, close, defined, engine, needs, run_checks
 
 HINTS = [
     "For the engine's number: `point = Value(x)`, then `function(point).backward()`; the derivative "
@@ -35,10 +36,10 @@ print(compare_derivatives(lambda t: t * t * t + 2 * t, 1.5))   # both should be 
 '''
 
 
-def both_derivatives(namespace, function, x):
+def both_derivatives(namespace, function, x, **h):
     """The reader's (engine, estimate) for `function` at x, checked to be a pair of numbers."""
     compare = defined(namespace, "compare_derivatives", "a function")
-    result = compare(function, x)
+    result = compare(function, x, **h)
     try:
         engine_derivative, estimate = (float(part) for part in result)
     except (TypeError, ValueError):
@@ -55,12 +56,29 @@ def engine_part(namespace):
                      "Build the function from a Value and call backward() on the result.")
 
 
+def cube(t):
+    return t * t * t
+
+
 def estimate_part(namespace):
-    """the central difference of (t − 3)² at t = 1 is about −4"""
-    _, found = both_derivatives(namespace, lambda t: (t - 3) ** 2, 1.0)
-    if not close(found, -4.0, 1e-4):
-        raise NotYet(f"The second number returned is {found!r}, expected about -4.0 (2·(t − 3) at t = 1). "
-                     "Evaluate the function at x + h and at x − h with plain floats.")
+    """the estimate is the central difference (f(x + h) − f(x − h)) / 2h, with the h it is given"""
+    x, h = 1.0, 0.1  # a large h, so that other differences are far from the central one
+    _, found = both_derivatives(namespace, cube, x, h=h)
+    central = (cube(x + h) - cube(x - h)) / (2 * h)
+    if close(found, central, 1e-9):
+        return
+    expected = (f"With h = {h} the estimate for t·t·t at t = {x} should be (f({x + h:g}) − f({x - h:g})) / {2 * h:g} "
+                f"= {central:.6g}, but your function returned {found!r}.")
+    if close(found, (cube(x + h) - cube(x)) / h, 1e-9):
+        raise NotYet(f"{expected} That is the forward difference (f(x + h) − f(x)) / h: take one point on each side "
+                     "of x, x − h and x + h, and divide by the distance between them, 2h.")
+    if close(found, (cube(x) - cube(x - h)) / h, 1e-9):
+        raise NotYet(f"{expected} That is the backward difference (f(x) − f(x − h)) / h: take one point on each "
+                     "side of x, x − h and x + h, and divide by the distance between them, 2h.")
+    if close(found, 3 * x * x, 1e-6):
+        raise NotYet(f"{expected} That is the exact slope, so your estimate does not use h: nudge x by the h the "
+                     "function is given.")
+    raise NotYet(f"{expected} Evaluate the function at x + h and at x − h with plain floats.")
 
 
 def square_with_a_wrong_derivative(t):
@@ -71,6 +89,7 @@ def square_with_a_wrong_derivative(t):
     return t * t
 
 
+@needs(engine_part, estimate_part)
 def catches_a_bug(namespace):
     """it tells a wrong engine derivative from the estimate"""
     engine_derivative, estimate = both_derivatives(namespace, square_with_a_wrong_derivative, 2.0)

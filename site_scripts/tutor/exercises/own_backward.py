@@ -17,11 +17,14 @@ HINTS = [
 
 SOLUTION = '''\
 def backward(self):
-    """Fill every grad with d(self)/d(that value)."""
+    """Fill every reachable `grad` with d(self)/d(that value)."""
     order = self.topological_order()
     for node in order:
         node.grad = 0.0
     self.grad = 1.0
+    # Backwards through the order, from self towards the inputs: each node's
+    # gradient is complete before the node passes it on. `+=` adds up every
+    # path: in a * a, both edges point at a.
     for node in reversed(order):
         for parent, derivative in node.edges:
             parent.grad += node.grad * derivative

@@ -26,7 +26,7 @@ class Neuron:
         self.nonlinear = nonlinear
 
     def __call__(self, inputs):
-        activation = sum((w * x for w, x in zip(self.weights, inputs)), self.bias)
+        activation = sum((weight * x for weight, x in zip(self.weights, inputs)), self.bias)
         return activation.tanh() if self.nonlinear else activation
 
     def parameters(self):
@@ -45,7 +45,7 @@ class MLP:
         ]
 
     def __call__(self, inputs):
-        values = inputs
+        values = [Value.wrap(x) for x in inputs]  # leaves, shared by the first layer's neurons
         for layer in self.layers:
             values = [neuron(values) for neuron in layer]
         return values
@@ -55,7 +55,7 @@ class MLP:
 
 
 def gradient_step(parameters, learning_rate):
-    """Move each parameter a little against its gradient."""
+    """Move each parameter a little against its gradient: p <- p - learning_rate * dL/dp."""
     for parameter in parameters:
         parameter.data = parameter.data - learning_rate * parameter.grad
 

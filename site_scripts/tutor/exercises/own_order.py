@@ -16,7 +16,12 @@ HINTS = [
 
 SOLUTION = '''\
 def topological_order(self):
-    """self and every value it was computed from, each one after all of its parents."""
+    """Self and every value it was computed from, each one after its parents."""
+    # Depth first, with a list as the stack instead of recursion, so that a
+    # chain of a million operations needs no deep call stack. A node goes on
+    # the stack once per edge that points at it; the first time it comes off,
+    # its parents go on above it (later times are skipped), and once they are
+    # all in `order` it comes off a last time, flagged, to join `order` itself.
     order, seen = [], set()
     stack = [(self, False)]
     while stack:

@@ -6,7 +6,7 @@ edge back to z, and attaches it to the class (`Value.relu = relu`). The checks c
 `relu` on fresh Values of the engine and run backward() through it.
 What it is not: the starter code, which lives in the chapter's Markdown.
 """
-from . import NotYet, close, defined, engine, run_checks
+from . import NotYet, close, defined, engine, needs, run_checks
 
 HINTS = [
     "Follow the shape of `tanh` in the engine: compute the result from `self.data`, then return "
@@ -69,6 +69,7 @@ def negative_input(namespace):
                      "relu is flat where z < 0.")
 
 
+@needs(positive_input, negative_input)
 def inside_an_expression(namespace):
     """relu works inside a larger expression"""
     relu = defined(namespace, "relu", "a function")

@@ -186,8 +186,8 @@ def comparison(graph, engine_gradients):
                  for box in graph.boxes for key in [box["key"]]
                  if key not in engine_gradients or not agrees(engine_gradients[key], box["expected"])]
     if not differing:
-        return f"Every box is filled. The engine's backward() filled the same graph (below) and agrees with all {len(graph.boxes)} of your gradients."
-    return (f"Every box is filled. The engine's backward() filled the same graph (below) but differs in {len(differing)} "
+        return f"Every box is filled. The engine's backward() filled the same graph (drawn above) and agrees with all {len(graph.boxes)} of your gradients."
+    return (f"Every box is filled. The engine's backward() filled the same graph (drawn above) but differs in {len(differing)} "
             f"box{'es' if len(differing) > 1 else ''}: {'; '.join(differing)}. The engine in use does not follow the chain rule there.")
 
 

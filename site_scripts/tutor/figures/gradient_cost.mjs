@@ -24,7 +24,7 @@ export function mountView(figure) {
   return (state) => {
     if (state.curve_reverse) curves = { reverse: state.curve_reverse, forward: state.curve_forward, finite: state.curve_finite };
     setParameters(positionOf(steps, state.parameters), `${state.parameters_text} parameter${state.parameters === 1 ? "" : "s"}`);
-    const svg = drawing(364, 290, state.description);
+    const svg = drawing(364, 340, state.description);
     const top = Math.max(...[curves.finite, curves.forward].map((curve) => curve[curve.length - 1][1]));
     const chart = plot(svg, { xRange: [1, 1000], yRange: [1, 10 ** Math.ceil(Math.log10(top))], box: [80, 10, 270, 240],
       xLabel: "parameters", yLabel: "operations", xScale: "log", yScale: "log" });
@@ -34,10 +34,10 @@ export function mountView(figure) {
     chart.dot([state.parameters, state.finite], "figure__cost-dot--finite", 5);
     chart.dot([state.parameters, state.forward_mode], "figure__cost-dot--forward", 4);
     chart.dot([state.parameters, state.reverse], "figure__cost-dot--reverse", 5);
-    LEGEND.forEach(([line, words], row) => {
-      const y = 26 + 14 * row;
-      svg.append(svgElement("line", { x1: 88, x2: 108, y1: y - 4, y2: y - 4, class: `${line} figure__legend-sample` }));
-      svg.append(svgElement("text", { x: 112, y, class: "figure__legend" }, words));
+    LEGEND.forEach(([line, words], row) => { // under the plot: inside its frame the longest ran into the border
+      const y = 304 + 15 * row;
+      svg.append(svgElement("line", { x1: 80, x2: 100, y1: y - 4, y2: y - 4, class: `${line} figure__legend-sample` }));
+      svg.append(svgElement("text", { x: 104, y, class: "figure__legend" }, words));
     });
     figure.draw(svg);
     figure.readouts([

@@ -101,8 +101,8 @@ def new_state(n, with_curve=False):
         "evaluations_text": count_text(2 * n),
         "messages": [
             f"Reverse mode: one forward pass records {count_text(cost['forward'])} operations and one backward pass "
-            f"follows {count_text(cost['backward'])} edges, {count_text(cost['reverse'])} in all, for all "
-            f"{count_text(n)} gradient{'s' if n != 1 else ''} at once.",
+            f"follows {count_text(cost['backward'])} edges, {count_text(cost['reverse'])} in all, "
+            + ("for the one gradient." if n == 1 else f"for all {count_text(n)} gradients at once."),
             f"Central differences run the forward pass twice per parameter: {count_text(2 * n)} × "
             f"{count_text(cost['forward'])} = {count_text(cost['finite'])} operations, "
             f"{compared_with_reverse(cost, ratio)}. The backward pass grows with the graph; finite differences "

@@ -1,6 +1,6 @@
 // mystery_curve.mjs: view of the figure "A formula you can evaluate but not picture" (model: mystery_curve.py).
 // What it is: the "Known evaluation point x" slider, the "Reveal full curve" button and a plot
-// of the known point, its tangent and (once revealed) the curve the model sampled.
+// of the known point, its tangent, every point asked about before and (once revealed) the curve the model sampled.
 // What it is not: the formula; the view never evaluates it.
 import { drawing, plot } from "../../browser/figures/svg.mjs";
 
@@ -15,12 +15,16 @@ export function mountView(figure) {
     const area = plot(svg, { xRange: [state.x_range.min, state.x_range.max], yRange: state.y_range,
       box: [48, 10, 496, 240], xLabel: "x", yLabel: "f(x)" });
     if (state.revealed) area.curve(state.curve, "figure__curve");
+    for (const point of state.asked_points) area.dot(point, "figure__asked-point");
     area.segment(state.tangent, "figure__tangent");
     area.dot([state.x, state.value], "figure__point");
     figure.draw(svg);
     figure.readouts([["Formula", state.formula], ["f(x)", state.value_text], ["f'(x) from backward()", state.slope_text]]);
     figure.describe(`At x = ${state.x_text}: f(x) = ${state.value_text}, slope ${state.slope_text}; `
-      + `${state.revealed ? "the full curve is drawn" : "only the point and its tangent are drawn"}.`);
-    figure.messages([state.revealed ? "The full curve, sampled by the model." : "Only the known point and its tangent are drawn so far."]);
+      + `${state.asked_points.length} point${state.asked_points.length === 1 ? "" : "s"} asked about drawn; `
+      + `${state.revealed ? "the full curve is drawn" : "the curve between them is not"}.`);
+    figure.messages([state.revealed ? "The full curve, sampled by the model."
+      : `The ${state.asked_points.length === 1 ? "point" : `${state.asked_points.length} points`} you asked about, `
+        + "with the tangent at the last: the curve between them is not drawn."]);
   };
 }

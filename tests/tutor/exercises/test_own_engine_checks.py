@@ -1,14 +1,13 @@
 """test_own_engine_checks.py: the chapter "Build your own engine" in CPython: its checks' words, and the joined engine.
 
-What it is: for every step, typical mistakes (a lost edge, `=` instead of `+=`, a wrong local
-derivative, no clearing, a recursive order ...) written into the step's solution get their own
-plain-words message, and a mistake in an earlier step is reported by a later step's check. The
+What it is: a wrong local derivative that only the random expressions catch is caught there; the
 reader's file, the chapter's blocks joined in page order as the page's "Use my engine" and
 "Download my engine" join them (here with every step solved), passes the site's engine check
 (tutor.engine_edit.check), reproduces engine/tinygrad.py's training numbers exactly, runs as
 `python3 tinygrad.py`, and trains XOR to the lesson's predictions inside Pyodide too.
-What it is not: the starter/solution test every exercise gets (test_exercise_checks.py) or the
-browser test of the chapter (tests/site/test_build_own.py).
+What it is not: the table of typical mistakes and their messages (test_mistakes.py), the
+starter/solution test every exercise gets (test_exercise_checks.py) or the browser test of the
+chapter (tests/site/test_build_own.py).
 """
 import importlib
 import json
@@ -17,6 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import markdown
 import pytest
 
 import lesson_numbers  # site_scripts/hooks/lesson_numbers.py: the one reading of docs/numbers.yml
@@ -74,89 +74,6 @@ def mistake(step, old, new):
     return code.replace(old, new)
 
 
-MISTAKES = {
-    "a lost edge in a * a (edges in a set)": (
-        1, 1, "((self, other.data), (other, self.data))", "{(self, other.data), (other, self.data)}",
-        "a * a gives a.grad = 3.0, expected 6.0: one of the two edges to a is lost"),
-    "swapped local derivatives of *": (
-        1, 1, "((self, other.data), (other, self.data))", "((self, self.data), (other, other.data))",
-        "the edge to a carries 2.0, expected -3.0 (d(a·b)/da is b)"),
-    "+ with one edge": (
-        1, 1, "[(self, 1.0), (other, 1.0)]", "[(self, 1.0)]", "a + b has 1 edge, expected 2"),
-    "negation without an edge": (
-        2, 2, "return self * -1", "return Value(-self.data)",
-        "-a at a = 3 gives a.grad = 0.0, expected -1.0. Does it have an edge back to a?"),
-    "no __radd__": (
-        2, 2, "Value.__radd__ = Value.__add__", "",
-        "2 + a raised TypeError (unsupported operand type(s) for +: 'int' and 'Value'), expected a Value"),
-    "__rsub__ that subtracts the wrong way": (
-        2, 2, "return Value.wrap(other) - self", "return self - other", "5 - a at a = 3 holds -2.0, expected 2.0"),
-    "a tanh derivative from the input instead of the result": (
-        3, 3, "((self, 1 - result ** 2),)", "((self, 1 - self.data ** 2),)",
-        "a.tanh() at a = 0.5 gives a.grad = 0.75, expected 1 - tanh(0.5)**2 = 0.786448. You squared a itself"),
-    "a tanh derivative without the square": (
-        3, 3, "((self, 1 - result ** 2),)", "((self, 1 - result),)", "You forgot to square tanh(a)"),
-    "a power rule that forgets to lower the exponent": (
-        3, 3, "exponent * self.data ** (exponent - 1)", "exponent * self.data ** exponent",
-        "a ** 1 at a = 3 gives a.grad = 3.0, expected 1 = 1 · 3 ** 0, the power rule"),
-    "a recursive order": (
-        4, 4, solution(4).split("\n\n\nValue.topological_order")[0],
-        'def topological_order(self):\n    order = []\n    for parent, _ in self.edges:\n'
-        '        order += [node for node in parent.topological_order() if node not in order]\n'
-        '    return order + [self]',
-        "raised RecursionError (a function kept calling itself): it should walk with a list as a stack"),
-    "an order without the seen set": (
-        4, 4, "        elif node not in seen:", "        elif True:",
-        "times in your order, expected once: remember which values you have already seen"),
-    "an order that adds a value before its parents": (
-        4, 4, "            stack.append((node, True))\n", "            order.append(node)\n",
-        "comes before its parent b = a·a, expected every value after its parents"),
-    "= instead of +=": (
-        5, 5, "parent.grad += node.grad", "parent.grad = node.grad",
-        "a * a gives a.grad = 3.0, expected 6.0: one of the two edges to a is lost. Each edge adds its "
-        "contribution: write parent.grad += ..., not parent.grad = ...."),
-    "no clearing": (
-        5, 5, "    for node in order:\n        node.grad = 0.0\n", "",
-        "Calling backward() twice doubled the gradients (a.grad -3.0 then -6.0), expected the same: clear them first"),
-    "no seed": (
-        5, 5, "    self.grad = 1.0\n", "", "After out.backward(), out.grad is 0.0, expected 1.0: seed the output"),
-    "walking the order forwards": (
-        5, 5, "for node in reversed(order):", "for node in order:", "walk the order from the output back (reversed)"),
-    "a division edge without the minus": (
-        6, 6, "-self.data / other.data ** 2", "self.data / other.data ** 2",
-        "a / b at a = 3, b = 2 gives b.grad = 0.75, expected -a/b**2 = -0.75"),
-    "an exp edge of 1": (
-        6, 6, "((self, result),)", "((self, 1.0),)",
-        "a.exp() at a = 0.5 gives a.grad = 1.0, expected exp(0.5) = 1.64872: the slope of exp is exp itself"),
-    "a neuron without tanh": (
-        7, 7, "return activation.tanh() if self.nonlinear else activation", "return activation",
-        "That is the weighted sum without tanh"),
-    "a training loop without the gradient step": (
-        7, 7, "        gradient_step(network.parameters(), learning_rate)\n", "",
-        "the same as before training, expected [-1.0, 1.0, 1.0, -1.0]: each step must call loss.backward() and then "
-        "gradient_step"),
-    "a lost edge in step 1, seen from step 5": (
-        5, 1, "((self, other.data), (other, self.data))", "((self, other.data),)",
-        "This step builds on step 1, which should pass first: a * b has 1 edge, expected 2"),
-    "a wrong tanh in step 3, seen from step 7": (
-        7, 3, "((self, 1 - result ** 2),)", "((self, 1 - result),)",
-        "This step builds on step 3, which should pass first: a.tanh() at a = 0.5 gives"),
-}
-
-
-@pytest.mark.parametrize("name", MISTAKES)
-def test_a_typical_mistake_gets_its_own_message(name):
-    checked_step, mistaken_step, old, new, expected = MISTAKES[name]
-    found = failures(checked_step, {mistaken_step: mistake(mistaken_step, old, new)})
-    assert any(expected in message for message in found), "\n".join(found)
-    assert not any("Your code raised" in message for message in found), "\n".join(found)
-
-
-def test_every_step_has_at_least_two_mistakes_with_messages():
-    for step in range(1, 8):
-        assert sum(1 for checked, mistaken, *_ in MISTAKES.values() if checked == mistaken == step) >= 2, step
-
-
 def test_random_expressions_catch_a_wrong_derivative_the_named_checks_do_not_try():
     """A derivative that is right at the named checks' points but wrong elsewhere is caught by the random graphs."""
     wrong = mistake(3, "((self, 1 - result ** 2),)",
@@ -164,6 +81,27 @@ def test_random_expressions_catch_a_wrong_derivative_the_named_checks_do_not_try
     found = failures(3, {3: wrong})
     assert len(found) == 1 and found[0].startswith("random expressions with ** and tanh"), found
     assert "but nudging" in found[0]
+
+
+# The parts of the steps' solutions that are the lesson's engine, by the sections the site quotes (engine/tinygrad.py).
+ENGINE_SECTIONS = {"own_order": ["topological_order"], "own_backward": ["backward_walk"],
+                   "own_network": ["mlp", "gradient_step", "train_xor"]}
+
+
+def engine_section(name):
+    """A section of engine/tinygrad.py as pymdownx.snippets includes it (markers dropped), dedented to the left."""
+    reader = markdown.Markdown(extensions=["pymdownx.snippets"], extension_configs={
+        "pymdownx.snippets": {"base_path": [str(REPO)], "check_paths": True, "dedent_subsections": True}})
+    return "\n".join(reader.preprocessors["snippet"].run([f'--8<-- "engine/tinygrad.py:{name}"']))
+
+
+@pytest.mark.parametrize("step", ENGINE_SECTIONS)
+def test_the_solutions_are_the_lessons_engine_as_the_site_quotes_it(step):
+    """A step whose solution is a part of the engine copies it exactly, so solution and engine cannot drift apart."""
+    for section in ENGINE_SECTIONS[step]:
+        text = engine_section(section)
+        assert text.count("\n") >= 3 and "--8<--" not in text, text
+        assert text in solution(STEPS.index(step) + 1), f"{step}: its solution differs from the engine's {section}"
 
 
 def test_the_chapter_is_the_steps_in_order_then_the_lessons_train_line():

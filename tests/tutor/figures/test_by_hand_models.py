@@ -223,7 +223,7 @@ def test_an_engine_whose_backward_differs_is_named_box_by_box():
     graph = backprop_by_hand.Graph("paths")
     lossy = {"q": 1.0, "a·a": 1.0, "a": 3.0}  # an engine with = instead of += keeps one path of a
     assert backprop_by_hand.comparison(graph, lossy) == (
-        "Every box is filled. The engine's backward() filled the same graph (below) but differs in 1 box: a (3 instead "
+        "Every box is filled. The engine's backward() filled the same graph (drawn above) but differs in 1 box: a (3 instead "
         "of 7). The engine in use does not follow the chain rule there.")
 
 

@@ -5,11 +5,14 @@ computed independently (sympy for the mystery formula, finite differences for th
 What it is not: a test of the drawing (tests/site/test_figures.py does that in Chromium).
 """
 import math
+from pathlib import Path
 
 import pytest
 import sympy
 
 from tutor.figures import display, loss_experiment, mystery_curve, secant_tangent
+
+REPO = Path(__file__).resolve().parents[3]
 
 
 def turning_points(curve):
@@ -45,6 +48,22 @@ def test_mystery_curve_stays_hidden_until_revealed_and_then_turns_several_times(
     state = mystery_curve.reveal_full_curve(state)
     assert turning_points(state["curve"]) >= 4
     assert mystery_curve.move_point(state, 2)["revealed"]
+
+
+def test_mystery_curve_keeps_the_points_asked_about_so_the_shape_emerges_from_them():
+    """The chapter says the shape appears once many points are plotted: the figure keeps every point asked about."""
+    state = mystery_curve.initial()
+    for x in (0.5, -2, 0.5, 2.5):
+        state = mystery_curve.move_point(state, x)
+    assert state["asked"] == [mystery_curve.START_X, -2, 0.5, 2.5]  # each once, the latest last
+    assert state["asked_points"] == [[x, mystery_curve.value_and_slope(x)[0]] for x in state["asked"]]
+    assert mystery_curve.reveal_full_curve(state)["asked"] == state["asked"]
+    for x in range(100):
+        state = mystery_curve.move_point(state, -3 + x * 0.05)
+    assert len(state["asked"]) == mystery_curve.KEPT
+    with pytest.raises(ValueError, match="A point asked about must be a number"):
+        mystery_curve.move_point({**state, "asked": ["<b>1</b>"]}, 1)
+    assert "once many points were plotted" in " ".join((REPO / "docs" / "derivatives.md").read_text(encoding="utf-8").split())
 
 
 def test_mystery_curve_rejects_points_off_the_slider():

@@ -441,6 +441,7 @@ def test_with_one_parameter_central_differences_are_said_to_cost_fewer_not_a_fra
     assert f"= {cost['finite']} operations, fewer than reverse mode's {cost['reverse']}: with a single parameter" in state["messages"][1]
     assert "times" not in state["messages"][1].split("operations, ")[1].split(".")[0]
     assert state["description"].endswith(f"finite differences {cost['finite']}, fewer than reverse mode's {cost['reverse']}.")
+    assert state["messages"][0].endswith(f"{cost['reverse']} in all, for the one gradient.")  # not "for all 1 gradient"
 
 
 @pytest.mark.parametrize("n", [0, 1001, 2.5, math.inf, "17"])
