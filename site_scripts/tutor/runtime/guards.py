@@ -6,7 +6,8 @@ functions the runtime calls:
   configures it (dispatcher.py): the recursion limit stays low enough for the browser's small stack
   whatever sys.setrecursionlimit() asks, `time.sleep` waits through `wait` (a JavaScript function of
   the worker that blocks in short slices Stop can end; Pyodide's own needs WebAssembly stack
-  switching), `os._exit` ends only the block, starting a thread raises NoThreads and waiting for
+  switching), `os._exit` ends only the block, the Stop button's interrupt raises stopping.StopPressed
+  (a reader's own KeyboardInterrupt stays theirs), starting a thread raises NoThreads and waiting for
   async code from synchronous code (asyncio.run()) raises NoBlockingWait, so their hints know them
   by class (hints.py), and a garbage-collector callback watches for a very deep chain of Values while
   a run builds it.
@@ -35,6 +36,8 @@ import sys
 import time
 import types
 from pathlib import Path
+
+from . import stopping
 
 # Measured in Pyodide 314 in Chromium: recursion that passes through C overflows the browser's own
 # stack, a fatal crash, at about 700 levels for an __add__ using +, and between 250 and 300 for a
@@ -80,6 +83,7 @@ def install(wait=None, on_deep_graph=None, note=None, flush=None):
     if wait is not None:
         time.sleep = page_sleep(wait, note, flush or (lambda: None))
     os._exit = end_block
+    stopping.catch_stop()
     refuse_threads()
     refuse_blocking_waits()
     remember_engine_file()
@@ -116,7 +120,7 @@ def page_sleep(wait, note, flush):
         deadline = time.monotonic() + seconds
         while (left := deadline - time.monotonic()) > 0:
             if wait(min(left, SLEEP_SLICE_SECONDS)):
-                raise KeyboardInterrupt
+                raise stopping.StopPressed
 
     return sleep
 

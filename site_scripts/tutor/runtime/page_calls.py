@@ -20,7 +20,7 @@ import json
 import re
 
 from .contract import error
-from .tracebacks import reader_traceback
+from .tracebacks import reader_traceback, text_of
 
 MODULE_NAME = re.compile(r"tutor(\.[a-z_][a-z0-9_]*)+")
 PRINTED_LINES = 5  # the first lines a call printed that its answer keeps ("the first few")
@@ -44,7 +44,7 @@ def call(module, fn, kwargs, namespace=None):
     except KeyboardInterrupt:
         return answer(error("stopped", "Stopped by the Stop button."), printed)
     except BaseException as raised:  # noqa: B036 - SystemExit in a called function is an error too
-        return answer(error("exception", str(raised), type=type(raised).__name__, traceback=reader_traceback(raised),
+        return answer(error("exception", text_of(raised), type=type(raised).__name__, traceback=reader_traceback(raised),
                             hint=None), printed)
     problem = not_json(value)
     if problem:

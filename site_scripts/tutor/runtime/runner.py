@@ -20,7 +20,7 @@ from . import guards, output, stopping
 from .contract import error
 from .hints import hint_for
 from .show import shower
-from .tracebacks import reader_traceback
+from .tracebacks import UNSHOWN, reader_traceback, text_of
 
 namespaces = {}  # page key -> the globals its blocks share
 EXIT_NOTE = ("exit(), quit(), sys.exit() and os._exit() end a whole program; in the page they only end this "
@@ -84,25 +84,31 @@ def ended_by_error(raised, engine_changed):
     """The result of a run that `raised`: stopped by the reader, or an exception with its traceback."""
     if stopping.ended_by_stop(raised):
         return failed(STOPPED_REPORT, error("stopped", STOPPED_REPORT.strip()), engine_changed)
-    hint, sentence = hint_for(raised)
-    if sentence:
-        raised.add_note(sentence)
+    try:
+        hint, sentence = hint_for(raised)
+    except Exception:  # noqa: BLE001 - the error's own code failed while the hint looked at it: no hint
+        hint, sentence = None, None
+    name, message = type(raised).__name__, text_of(raised)
     report = reader_traceback(raised)
-    return failed(report, error("exception", str(raised), type=type(raised).__name__, traceback=report, hint=hint),
-                  engine_changed)
+    report += "" if report.endswith("\n") else "\n"  # notes that are not a list end without one
+    if message.startswith(UNSHOWN):
+        report += f"The message of this {name} could not be shown: str() of it raised an error of its own.\n"
+    if sentence:  # after the error's own notes, as a note of its own would be
+        report += sentence + "\n"
+    return failed(report, error("exception", message, type=name, traceback=report, hint=hint), engine_changed)
 
 
 def ended_by_exit(exit_request, printed, engine_changed):
     """sys.exit()/exit()/quit() in a block: a note; a non-zero status also counts as an error."""
     status = exit_request.code
-    if status is None or status == 0:
+    number = int.__int__(status) if issubclass(type(status), int) else None  # never the status's own code
+    if status is None or number == 0:
         printed.report("note", EXIT_NOTE + "\n")
         return succeeded(engine_changed)
-    report = f"SystemExit: {status}\n"
+    report = f"SystemExit: {number if number is not None else text_of(status)}\n"
     printed.report("stderr", report)
     printed.on_output("note", EXIT_NOTE + "\n")
-    return failed(report, error("exit", report.strip(), status=status if isinstance(status, int) else None),
-                  engine_changed)
+    return failed(report, error("exit", report.strip(), status=number), engine_changed)
 
 
 async def execute(code, filename, namespace):

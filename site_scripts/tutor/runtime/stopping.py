@@ -1,7 +1,9 @@
-"""stopping.py: Stop for a run that waits in an `await`, which the interrupt flag cannot reach.
+"""stopping.py: what Stop raises, and Stop for a run that waits in an `await`, which the flag cannot reach.
 
 What it is: on a cross-origin isolated page Stop sets a flag that Python checks while it executes,
-and raises KeyboardInterrupt. A block that waits (asyncio.sleep, a coroutine that never ends)
+and Python calls its handler of SIGINT: `catch_stop()` (the guards install it) makes that handler
+raise StopPressed, a KeyboardInterrupt of the Stop button's own, so a reader's own
+`raise KeyboardInterrupt("mine")` stays theirs, an error with its traceback. A block that waits (asyncio.sleep, a coroutine that never ends)
 leaves Python idle, so it never looks at the flag: the worker then hands the dispatcher a "stop"
 request, and `stop_waiting_run()` cancels the run's task; the run then ends like an interrupted one
 (`ended_by_stop(error)`). The runner marks the run in progress with `started()` and `ended()`.
@@ -9,10 +11,25 @@ What it is not: the interrupt itself (the page's runtime.mjs sets the flag) nor 
 Python that runs (only the flag, or a fresh worker, does that).
 """
 import asyncio
+import signal
 
 waiting_run = None  # the asyncio task of the run in progress, which Stop may cancel while it awaits
 stop_cancelled = False  # the run in progress ended because Stop cancelled it
 CHANGING = ("waiting_run", "stop_cancelled")  # this module's own state: the keeper (keeper.py) leaves it alone
+
+
+class StopPressed(KeyboardInterrupt):
+    """The interrupt the Stop button sends (a reader's own KeyboardInterrupt is not one)."""
+
+
+def stop_pressed(signum, frame):
+    """Python's handler of SIGINT in the page: the interrupt comes from the Stop button."""
+    raise StopPressed
+
+
+def catch_stop():
+    """Make the Stop button's interrupt (SIGINT) raise StopPressed."""
+    signal.signal(signal.SIGINT, stop_pressed)
 
 
 def started():
@@ -45,4 +62,4 @@ def stop_waiting_run():
 
 def ended_by_stop(error):
     """Whether `error`, which ended a run, means the reader pressed Stop."""
-    return isinstance(error, KeyboardInterrupt) or (isinstance(error, asyncio.CancelledError) and stop_cancelled)
+    return isinstance(error, StopPressed) or (isinstance(error, asyncio.CancelledError) and stop_cancelled)

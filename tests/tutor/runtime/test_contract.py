@@ -17,6 +17,7 @@ crashed, restarted).
 import asyncio
 import json
 import re
+import signal
 import sys
 import types
 
@@ -25,7 +26,7 @@ import pytest
 import contract_js
 from helpers import REPO
 from own_thread import in_own_thread
-from tutor.runtime import contract, dispatcher as dispatcher_module, guards, page_calls, runner
+from tutor.runtime import contract, dispatcher as dispatcher_module, guards, page_calls, runner, stopping
 
 PYTHON_ERROR_KINDS = {kind.name for kind in contract.ERRORS if kind.by == "python"}
 PYTHON_EVENTS = {kind.name for kind in contract.EVENTS if kind.sender == "python"}
@@ -166,8 +167,51 @@ def test_exit_with_a_status_is_an_exit_error_and_without_one_is_no_error(worker)
     assert run(worker, 14, "exit()")["ok"] is True
 
 
-def test_an_interrupt_is_a_stopped_error(worker):
-    assert run(worker, 15, "raise KeyboardInterrupt")["error"]["kind"] == "stopped"
+@pytest.fixture
+def stop_button():
+    """Python's handler of the Stop button's interrupt (SIGINT) as the guards install it in the page; the
+    test session's own again afterwards."""
+    previous = signal.getsignal(signal.SIGINT)
+    stopping.catch_stop()
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+def test_only_the_stop_button_s_interrupt_is_a_stopped_error(worker, stop_button):
+    # When the Stop button's interrupt arrives, Python calls its handler of SIGINT where the code runs: so does this block.
+    stopped = run(worker, 15, "import signal\nsignal.getsignal(signal.SIGINT)(signal.SIGINT, None)")
+    assert stopped["error"]["kind"] == "stopped" and stopped["report"].startswith("KeyboardInterrupt: stopped by the Stop")
+    mine = run(worker, 39, "raise KeyboardInterrupt('mine')")
+    assert mine["error"]["kind"] == "exception" and mine["error"]["type"] == "KeyboardInterrupt"
+    assert mine["report"].endswith('    raise KeyboardInterrupt(\'mine\')\nKeyboardInterrupt: mine\n')
+    assert "Stop" not in "".join(event["text"] for event in worker.of(39, "output"))
+
+
+UNPRINTABLE = "class Unprintable(Exception):\n    def __str__(self):\n        raise ValueError('no text')\n"
+
+
+@pytest.mark.parametrize("code, last_lines", [
+    (UNPRINTABLE + "raise Unprintable()",
+     "The message of this Unprintable could not be shown: str() of it raised an error of its own.\n"),
+    ("error = RecursionError('deep')\nerror.__notes__ = 'not a list'\nraise error",  # and a hint to add
+     "Check that every chain of calls reaches a case that returns directly.\n"),
+    ("class Odd(Exception):\n    @property\n    def __notes__(self):\n        raise ValueError\nraise Odd('mine')",
+     "Odd: mine\n"),
+])
+def test_an_error_whose_own_code_fails_while_it_is_shown_is_still_the_reader_s(worker, code, last_lines):
+    result = run(worker, 40, code)
+    assert result["error"]["kind"] == "exception", result["error"]
+    assert result["report"].startswith("Traceback (most recent call last):\n  File \"<block 1>\", line ")
+    assert result["report"].endswith(last_lines) and result["report"] == result["error"]["traceback"]
+    assert "".join(event["text"] for event in worker.of(40, "output")) == result["report"]
+
+
+def test_an_exit_whose_status_fails_when_compared_or_shown_is_an_exit_error(worker):
+    status = "class Status:\n    def __eq__(self, other):\n        raise ValueError\n    __hash__ = None\n"
+    assert run(worker, 41, status + "raise SystemExit(Status())")["error"]["kind"] == "exit"
+    result = run(worker, 42, UNPRINTABLE + "raise SystemExit(Unprintable())")
+    assert result["error"] == {"kind": "exit", "status": None,
+                               "message": "SystemExit: (its text could not be shown: str() of it raised ValueError)"}
 
 
 def test_a_call_of_a_name_the_page_may_not_call_is_not_allowed(worker):
