@@ -61,14 +61,18 @@ async def run(page, code, on_output, on_graph=None, filename="<python block>", f
             await execute(code, filename, namespace)
         finally:
             guards.watch.stop()
-            repaired = guards.repair(namespace, shower(namespace))
+            ended_tasks = await stopping.end_tasks()
+            repaired = "\n".join(remark for remark in (guards.repair(namespace, shower(namespace)), ended_tasks) if remark)
             engine_changed = guards.engine_changes() not in ("", engine_before)
         if repaired:
             printed.write("note", output.bracketed(repaired))
         printed.finish()
         return succeeded(engine_changed)
     except SystemExit as exit_request:
-        return ended_by_exit(exit_request, printed, engine_changed)
+        result = ended_by_exit(exit_request, printed, engine_changed)
+        if repaired:
+            printed.on_output("note", output.bracketed(repaired))
+        return result
     except BaseException as raised:  # noqa: B036 - KeyboardInterrupt is the reader's too
         result = ended_by_error(raised, engine_changed)
         printed.report("stderr", result["report"])

@@ -138,6 +138,72 @@ def test_stop_cancels_the_run_that_waits_and_gets_no_answer_of_its_own(worker):
     assert "".join(event["text"] for event in worker.of(7, "output")) == "1\n"
 
 
+TICKING = """import asyncio
+ticks = 0
+async def ticking():
+    global ticks
+    while True:
+        ticks += 1
+        try:
+            await asyncio.sleep(0)
+        except asyncio.CancelledError:
+            if stubborn:
+                continue
+            raise
+task = asyncio.ensure_future(ticking())
+await asyncio.sleep(0)
+"""
+
+
+def in_one_loop(worker, *requests):
+    """The results of `requests`, answered one after the other in one event loop, as the worker's own: a
+    task a block leaves running there would go on between and during the next requests."""
+    async def answer_all():
+        results = []
+        for request in requests:
+            reply = await worker.dispatch(json.dumps(request))
+            results.append(json.loads(reply) if reply else None)
+            for _ in range(10):  # the loop turns while the page waits for the reader
+                await asyncio.sleep(0)
+        return results
+
+    return in_own_thread(asyncio.run, answer_all())
+
+
+def block(identifier, code, fresh=False, page="task-page"):
+    return {"kind": "run", "id": identifier, "page": page, "code": code, "filename": "<block 1>", "fresh": fresh}
+
+
+def test_a_task_a_block_leaves_running_is_cancelled_when_the_block_ends_and_the_block_is_told(worker):
+    first, *later = in_one_loop(worker, block(43, "stubborn = False\n" + TICKING, fresh=True),
+                                block(44, "print(task.cancelled(), ticks)"), block(45, "print(task.cancelled(), ticks)"))
+    assert first["ok"] is True and [result["ok"] for result in later] == [True, True]
+    assert "".join(event["text"] for event in worker.of(43, "output")) == (
+        "[This block left an asyncio task running (ticking()): it is cancelled now that the block has ended, so it "
+        "changes nothing behind the next blocks. `await` a task in its block to let it finish.]\n")
+    assert "".join(event["text"] for event in worker.of(44, "output") + worker.of(45, "output")) == "True 1\nTrue 1\n"
+
+
+def test_a_task_that_catches_its_cancellation_is_told_of_once_and_stop_cancels_a_block_s_tasks(worker):
+    stubborn, _, _ = in_one_loop(worker, block(46, "stubborn = True\n" + TICKING, fresh=True), block(47, "x = 1"),
+                                 block(48, "stubborn = False"))
+    assert "ticking() caught the cancellation and goes on: press Restart Python to end it." in "".join(
+        event["text"] for event in worker.of(46, "output"))
+    assert worker.of(47, "output") == [] and stubborn["ok"] is True  # the next block is not blamed for it
+
+    async def run_then_stop():
+        running = asyncio.ensure_future(worker.dispatch(json.dumps(block(49, "stubborn = False\n" + TICKING.replace(
+            "await asyncio.sleep(0)\n", "await asyncio.sleep(60)\n"), fresh=True, page="stop-task-page"))))
+        while "task" not in runner.namespaces.get("stop-task-page", {}):
+            await asyncio.sleep(0)
+        await worker.dispatch(json.dumps({"kind": "stop", "ids": [49]}))
+        return json.loads(await running)
+
+    stopped = in_own_thread(asyncio.run, run_then_stop())
+    assert stopped["error"]["kind"] == "stopped", stopped
+    assert runner.namespaces["stop-task-page"]["task"].cancelled()
+
+
 def test_every_result_says_whether_python_holds_a_deep_chain_of_values(worker):
     deep = f"from tinygrad import Value\nchain = Value(0)\nfor _ in range({guards.DEEP_CHAIN + 10}):\n    chain = chain + 1"
     assert run(worker, 8, deep, "deep-page")["deepGraph"] is True
