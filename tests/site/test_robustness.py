@@ -77,6 +77,8 @@ HOSTILE = [
          "        await asyncio.sleep(0.01)\n\ntask = asyncio.ensure_future(spin())",
          shows=("left an asyncio task running (spin()): it is cancelled",), state="done",
          then=("print(task.cancelled())", "True\n")),
+    Cell("the engine's file deleted", "import os, tinygrad\nos.remove(tinygrad.__file__)",
+         shows=("This block deleted the engine's file, tinygrad.py",), state="done", restart_after=True),
     Cell("a KeyboardInterrupt of one's own", "raise KeyboardInterrupt('mine')",
          shows=("KeyboardInterrupt: mine", "Traceback"), hides=("Stop button",)),
     Cell("an error whose __str__ raises", "class Unprintable(Exception):\n    def __str__(self):\n"

@@ -218,7 +218,8 @@ def repair(namespace, show):
     return "\n".join(remarks)
 
 
-reported_engine_text = None  # the changed text of tinygrad.py a remark was made about already
+NOTHING_REPORTED = object()
+reported_engine_text = NOTHING_REPORTED  # the changed text of tinygrad.py (None: deleted) a remark was made about
 
 
 def engine_file_changed():
@@ -230,10 +231,13 @@ def engine_file_changed():
     try:
         now = path.read_text(encoding="utf-8")
     except (OSError, ValueError):
-        now = None
+        now = None  # deleted, or no longer text
     if now == text or now == reported_engine_text:
         return ""
     reported_engine_text = now
+    if now is None:
+        return (f"This block deleted the engine's file, {path.name}, from this Python's file system: code that "
+                "imports it anew (importlib.reload) fails. Press Restart Python to get the file back.")
     return (f"This block changed the engine's file, {path.name}, in this Python's file system: code that "
             "imports it anew (importlib.reload) gets the changed text. Press Restart Python to get the file back.")
 

@@ -317,6 +317,16 @@ def test_a_value_that_is_not_json_is_a_not_json_error(worker, monkeypatch):
     assert call(worker, 22, model.__name__, "initial")["error"]["kind"] == "not-json"
 
 
+def test_a_call_of_a_lesson_module_whose_file_a_block_deleted_says_so_in_plain_words(worker, monkeypatch, tmp_path):
+    import tutor
+    monkeypatch.delitem(sys.modules, "tutor.engine_edit", raising=False)
+    monkeypatch.setattr(tutor, "__path__", [str(tmp_path)])  # its folder as shutil.rmtree leaves it: without files
+    assert call(worker, 50, "tutor.engine_edit", "check", {"source": "x = 1"})["error"] == {
+        "kind": "broken", "type": "ModuleNotFoundError",
+        "message": "The lesson's own file for tutor.engine_edit is gone from this Python's file system: a block "
+                   "deleted it. Press Restart Python to get a fresh Python with every file back."}
+
+
 def test_every_error_kind_python_finds_is_tested_here():
     tested = set(re.findall(r'"kind"\] == "([a-z-]+)"|"kind": "([a-z-]+)"', open(__file__, encoding="utf-8").read()))
     assert PYTHON_ERROR_KINDS <= {name for pair in tested for name in pair if name}

@@ -163,12 +163,24 @@ def test_a_rewritten_engine_file_is_reported_once_and_gets_the_hint(tmp_path, mo
     engine_file = tmp_path / "tinygrad.py"
     engine_file.write_text("class Value:\n    pass\n", encoding="utf-8")
     monkeypatch.setattr(guards, "engine_file", (engine_file, engine_file.read_text(encoding="utf-8")))
-    monkeypatch.setattr(guards, "reported_engine_text", None)
+    monkeypatch.setattr(guards, "reported_engine_text", guards.NOTHING_REPORTED)
     assert guards.engine_file_changed() == ""
     engine_file.write_text("broken = True\n", encoding="utf-8")
     assert "Press Restart Python to get the file back" in guards.engine_file_changed()
     assert guards.engine_file_changed() == ""  # once per change
     assert guards.engine_changes() == "its file tinygrad.py was changed or deleted"
+
+
+def test_a_deleted_engine_file_is_reported_once(tmp_path, monkeypatch):
+    engine_file = tmp_path / "tinygrad.py"
+    engine_file.write_text("class Value:\n    pass\n", encoding="utf-8")
+    monkeypatch.setattr(guards, "engine_file", (engine_file, engine_file.read_text(encoding="utf-8")))
+    monkeypatch.setattr(guards, "reported_engine_text", guards.NOTHING_REPORTED)
+    report, text, _ = run(f"import os\nos.remove({str(engine_file)!r})")
+    assert report == "" and text == (
+        "[This block deleted the engine's file, tinygrad.py, from this Python's file system: code that imports it "
+        "anew (importlib.reload) fails. Press Restart Python to get the file back.]\n")
+    assert run("x = 1")[1] == ""  # once per change
 
 
 # ---- Hints for what the browser's Python cannot do ------------------------------------------
