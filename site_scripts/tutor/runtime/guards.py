@@ -14,7 +14,12 @@ functions the runtime calls:
 - `repair(namespace, show)`, after every run, puts back Python's built-ins and the page's `show` that a
   block deleted or replaced, and says which.
 - `engine_changes()` says in words how a block changed the lesson's engine (a name of tinygrad that
-  is no longer what tinygrad.py defines, or the file itself), for the hint to press Restart Python.
+  is no longer what tinygrad.py defines or no longer the object installed, as importlib.reload makes
+  anew, or the file itself), for the hint to press Restart Python; `figures_changes()` adds the
+  standard modules the engine and the figures compute with (math.tanh replaced), so that a figure
+  says so instead of drawing numbers the lesson's engine would not (page_calls.py).
+- `shadowed_built_ins(namespace)`: the built-ins a namespace hides behind a value that is not
+  callable (`print = None`), for the runner to name the block that did it.
 - `holds_deep_graph(namespaces)` tells whether Python holds a chain of Values deep enough that
   freeing it may overflow the browser's stack: the worker sends that to the page ahead of any
   crash, so the crash message can name the cause only when it is the likely one.
@@ -56,8 +61,13 @@ ENGINE = "tinygrad"
 ORIGINAL_BUILTINS = dict(vars(builtins))
 requested_recursion_limit = None  # the last limit a block asked for above SAFE_RECURSION_LIMIT
 engine_file = None  # (path, text) of tinygrad.py as this interpreter installed it, once known
+engine_objects = {}  # the engine's classes and functions as this interpreter installed them, once known
+figures_changed_by = None  # the block whose run changed what the figures compute with ("Block 1"), once one did
+STANDARD_MODULES = ("math", "random")  # the standard modules the engine and the figures compute with
+ORIGINAL_STANDARD = {name: (importlib.import_module(name), dict(vars(importlib.import_module(name))))
+                     for name in STANDARD_MODULES}
 # This module's own state, which it rebinds while it works: the keeper (keeper.py) leaves it alone.
-CHANGING = ("requested_recursion_limit", "engine_file", "reported_engine_text")
+CHANGING = ("requested_recursion_limit", "engine_file", "reported_engine_text", "engine_objects", "figures_changed_by")
 
 
 class NoThreads(RuntimeError):
@@ -250,10 +260,13 @@ def names_text(names):
 
 def remember_engine_file():
     """Note tinygrad.py as this interpreter installed it (an edited engine is installed before)."""
-    global engine_file
+    global engine_file, engine_objects
     path = engine_path()
     if path is not None:
         engine_file = (path, path.read_text(encoding="utf-8"))
+        engine = sys.modules.get(ENGINE)
+        if isinstance(engine, types.ModuleType):
+            engine_objects = {name: getattr(engine, name, None) for name in defined_names(engine_file[1])}
 
 
 def engine_path():
@@ -264,8 +277,9 @@ def engine_path():
     return Path(spec.origin) if spec is not None and spec.origin else None
 
 
-def engine_changes():
-    """How this interpreter's engine differs from what its tinygrad.py defines, in words ("" if not)."""
+def engine_changes(with_file=True):
+    """How this interpreter's engine differs from what its tinygrad.py defines, in words ("" if not); with_file:
+    a changed file counts too (it changes nothing the page's code holds, only what imports it anew)."""
     engine = sys.modules.get(ENGINE)
     if engine is None:
         return ""
@@ -280,14 +294,38 @@ def engine_changes():
         unchanged = path.read_text(encoding="utf-8") == text
     except OSError:
         unchanged = False
-    if not unchanged:
+    if not unchanged and with_file:
         return f"its file {path.name} was changed or deleted"
     for name in defined_names(text):
         found = getattr(engine, name, None)
         if getattr(found, "__module__", None) != ENGINE or getattr(found, "__name__", None) != name:
             return (f"{ENGINE}.{name} was deleted" if not hasattr(engine, name)
                     else f"{ENGINE}.{name} is now {reprlib.repr(found)}")
+        if name in engine_objects and found is not engine_objects[name]:
+            return f"{ENGINE}.{name} was made anew (importlib.reload), unlike the {name} the page's code holds"
     return ""
+
+
+def standard_changes():
+    """The names of STANDARD_MODULES a block replaced or deleted, in words ("math.tanh was replaced")."""
+    changed = []
+    for module_name, (module, saved) in ORIGINAL_STANDARD.items():
+        current = vars(module)
+        changed += [f"{module_name}.{name} was " + ("deleted" if name not in current else "replaced")
+                    for name, value in saved.items() if current.get(name, current) is not value]
+    return changed
+
+
+def figures_changes():
+    """What a block changed that the figures compute with (the engine, math), in words ("" if nothing)."""
+    changes = [engine_changes(with_file=False)] + standard_changes()
+    return "; ".join(change for change in changes if change)
+
+
+def shadowed_built_ins(namespace):
+    """{name: value} of the built-ins the namespace hides behind a value that cannot be called (print = None)."""
+    return {name: value for name, value in namespace.items()
+            if name in ORIGINAL_BUILTINS and callable(ORIGINAL_BUILTINS[name]) and not callable(value)}
 
 
 _defined = {}

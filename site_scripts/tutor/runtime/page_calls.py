@@ -11,7 +11,10 @@ contract (not-allowed, bad-arguments, exception, stopped, not-json or broken), p
 PRINTED_LINES lines the function printed (at most PRINTED_CHARACTERS; kept from the page's console,
 so a figure can say it printed) and printedLines how many lines it printed in all (an engine that
 prints in Value.__init__ prints thousands: only they are counted, nothing more is kept). A module of
-the lesson whose file a block deleted (os.remove, shutil.rmtree) is the error broken, in plain words.
+the lesson whose file a block deleted (os.remove, shutil.rmtree) is the error broken, in plain words,
+and so is a figure's call after a block changed what the figures compute with (guards.figures_changes:
+the engine reloaded, math.tanh replaced): the figure says so, and which block, instead of drawing
+numbers the lesson's engine would not.
 What it is not: the check of a request's fields (dispatcher.py) nor the functions themselves.
 """
 import contextlib
@@ -21,12 +24,14 @@ import json
 import re
 from pathlib import Path
 
+from . import guards
 from .contract import error
 from .tracebacks import reader_traceback, text_of
 
 MODULE_NAME = re.compile(r"tutor(\.[a-z_][a-z0-9_]*)+")
 PRINTED_LINES = 5  # the first lines a call printed that its answer keeps ("the first few")
 PRINTED_CHARACTERS = 2_000
+FIGURES = "tutor.figures."  # the figures' models
 LESSON_FOLDER = Path(__file__).resolve().parent.parent  # the tutor package
 # Every module of the lesson as the page started: one that cannot be imported later lost its file.
 LESSON_MODULES = {".".join(("tutor", *path.relative_to(LESSON_FOLDER).with_suffix("").parts)).removesuffix(".__init__")
@@ -38,6 +43,11 @@ def call(module, fn, kwargs, namespace=None):
     printed = Printed()
     try:
         target = allowed_function(module, fn)
+        changed = guards.figures_changes() if module.startswith(FIGURES) else ""
+        if changed:
+            raise Refused("broken", f"{guards.figures_changed_by or 'A block'} changed what this figure computes "
+                                    f"with ({changed}), so it would show numbers the lesson's engine would not. "
+                                    "Press Restart Python to draw it again.")
         arguments = dict(kwargs) if namespace is None else {**kwargs, "namespace": namespace}
         try:
             inspect.signature(target).bind(**arguments)

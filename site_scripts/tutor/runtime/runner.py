@@ -7,13 +7,18 @@ through output.Output, and answers its result as a plain value: {"ok", "report",
 "engineChanged"}, where report is what the output showed of an error (a traceback of the reader's
 code, with a hint, hints.py), error the error value of the contract (contract.error: exception,
 stopped or exit) and engineChanged whether the run changed the lesson's engine (the page does not
-replay such a run after a restart). After every run the guards put back what a block deleted.
+replay such a run after a restart). After every run the guards put back what a block deleted, the
+run's asyncio tasks are cancelled (stopping.py), and a change that lasts is said and remembered with
+the block that made it: what the figures compute with (the figures then name that block), and a
+built-in hidden behind a value of the block's own (`print = None`: a later "'NoneType' object is not
+callable" names the block).
 What it is not: a sandbox or a scheduler: the dispatcher answers one request at a time, and stopping
 a runaway loop is the page's and the worker's job (an interrupt, or a fresh worker).
 """
 import ast
 import inspect
 import linecache
+import reprlib
 import sys
 
 from . import guards, output, stopping
@@ -23,6 +28,7 @@ from .show import shower
 from .tracebacks import UNSHOWN, reader_traceback, text_of
 
 namespaces = {}  # page key -> the globals its blocks share
+shadowed_by = {}  # (page key, name of a built-in) -> the block that hid the built-in behind its own value
 EXIT_NOTE = ("exit(), quit(), sys.exit() and os._exit() end a whole program; in the page they only end this "
              "block. Everything defined so far is kept.")
 STOPPED_REPORT = "KeyboardInterrupt: stopped by the Stop button. Everything defined before it is kept.\n"
@@ -55,14 +61,17 @@ async def run(page, code, on_output, on_graph=None, filename="<python block>", f
     guards.watch.start(namespace, filename)
     stopping.started()
     repaired, engine_changed = "", False
-    engine_before = guards.engine_changes()
+    engine_before, figures_before = guards.engine_changes(), guards.figures_changes()
+    shadowed_before = guards.shadowed_built_ins(namespace)
     try:
         try:
             await execute(code, filename, namespace)
         finally:
             guards.watch.stop()
             ended_tasks = await stopping.end_tasks()
-            repaired = "\n".join(remark for remark in (guards.repair(namespace, shower(namespace)), ended_tasks) if remark)
+            remarks = (guards.repair(namespace, shower(namespace)), ended_tasks,
+                       *lasting_changes(page, namespace, filename, figures_before, shadowed_before))
+            repaired = "\n".join(remark for remark in remarks if remark)
             engine_changed = guards.engine_changes() not in ("", engine_before)
         if repaired:
             printed.write("note", output.bracketed(repaired))
@@ -74,7 +83,7 @@ async def run(page, code, on_output, on_graph=None, filename="<python block>", f
             printed.on_output("note", output.bracketed(repaired))
         return result
     except BaseException as raised:  # noqa: B036 - KeyboardInterrupt is the reader's too
-        result = ended_by_error(raised, engine_changed)
+        result = ended_by_error(raised, engine_changed, hidden_built_in(page, namespace, raised))
         printed.report("stderr", result["report"])
         if repaired:
             printed.on_output("note", output.bracketed(repaired))
@@ -84,14 +93,53 @@ async def run(page, code, on_output, on_graph=None, filename="<python block>", f
         stopping.ended()
 
 
-def ended_by_error(raised, engine_changed):
-    """The result of a run that `raised`: stopped by the reader, or an exception with its traceback."""
+def block_name(filename):
+    """How the page names a block: "Block 1" for "<block 1>", the block “The function” for "<The function>"."""
+    title = filename.removeprefix("<").removesuffix(">")
+    return title.capitalize() if title.startswith("block ") else f"The block “{title}”"
+
+
+def lasting_changes(page, namespace, filename, figures_before, shadowed_before):
+    """Remarks on what a run changed that lasts into the next blocks and the figures, each remembered with
+    the block that did it, so that the figures and a later error can name it."""
+    remarks = []
+    figures_now = guards.figures_changes()
+    if figures_now and figures_now != figures_before:
+        guards.figures_changed_by = block_name(filename)
+        remarks.append(f"This block changed what the lesson's engine and figures compute with ({figures_now}): the "
+                       "figures show a notice instead of numbers until you press Restart Python.")
+    for name, value in guards.shadowed_built_ins(namespace).items():
+        if shadowed_before.get(name, namespace) is not value:
+            shadowed_by[page, name] = block_name(filename)
+            remarks.append(f"This block gave `{name}` the value {reprlib.repr(value)}: in this page's next blocks "
+                           f"`{name}` is that, not Python's built-in {name}(). `del {name}` brings the built-in back.")
+    return remarks
+
+
+def hidden_built_in(page, namespace, raised):
+    """A sentence for "'NoneType' object is not callable" when the page's namespace hides a built-in
+    behind a value of that type (`print = None` in an earlier block), naming the block; else None."""
+    if not isinstance(raised, TypeError):
+        return None
+    for name, value in guards.shadowed_built_ins(namespace).items():
+        if text_of(raised) == f"'{type(value).__name__}' object is not callable":
+            block = shadowed_by.get((page, name), "A block")
+            return (f"{block} changed `{name}`: in this page it is {reprlib.repr(value)}, not Python's built-in "
+                    f"{name}(). `del {name}` brings the built-in back (and Reset that block, or run it again "
+                    "without the change).")
+    return None
+
+
+def ended_by_error(raised, engine_changed, sentence_of_the_page=None):
+    """The result of a run that `raised`: stopped by the reader, or an exception with its traceback (and the
+    page's own sentence on it, if any, instead of a hint)."""
     if stopping.ended_by_stop(raised):
         return failed(STOPPED_REPORT, error("stopped", STOPPED_REPORT.strip()), engine_changed)
     try:
         hint, sentence = hint_for(raised)
     except Exception:  # noqa: BLE001 - the error's own code failed while the hint looked at it: no hint
         hint, sentence = None, None
+    sentence = sentence_of_the_page or sentence
     name, message = type(raised).__name__, text_of(raised)
     report = reader_traceback(raised)
     report += "" if report.endswith("\n") else "\n"  # notes that are not a list end without one

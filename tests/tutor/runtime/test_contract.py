@@ -204,6 +204,52 @@ def test_a_task_that_catches_its_cancellation_is_told_of_once_and_stop_cancels_a
     assert runner.namespaces["stop-task-page"]["task"].cancelled()
 
 
+@pytest.fixture
+def lesson_python(monkeypatch):
+    """The engine's names, math.tanh and what the guards remember of changes, put back after the test."""
+    import math
+    import tinygrad
+    saved = dict(vars(tinygrad))
+    monkeypatch.setattr(math, "tanh", math.tanh)
+    monkeypatch.setattr(guards, "figures_changed_by", None)
+    guards.engine_changes()  # the engine as installed, noted before any block changes it
+    yield
+    vars(tinygrad).clear()
+    vars(tinygrad).update(saved)
+
+
+@pytest.mark.parametrize("code, change", [
+    ("import math\nmath.tanh = lambda x: 0.5", "math.tanh was replaced"),
+    ("import importlib, tinygrad\nimportlib.reload(tinygrad)", "tinygrad.Value was made anew (importlib.reload)"),
+])
+def test_a_figure_names_the_block_that_changed_what_it_computes_with_instead_of_drawing(worker, lesson_python,
+                                                                                       code, change):
+    assert call(worker, 51, "tutor.figures.mystery_curve", "initial")["ok"] is True
+    assert run(worker, 52, code)["ok"] is True
+    note = "".join(event["text"] for event in worker.of(52, "output"))
+    assert f"[This block changed what the lesson's engine and figures compute with ({change}" in note
+    assert call(worker, 53, "tutor.exercises", "results", {"name": "relu"}, page="contract-page")["ok"] is True
+    refused = call(worker, 54, "tutor.figures.mystery_curve", "initial")
+    assert refused["ok"] is False and refused["value"] is None and refused["error"]["kind"] == "broken"
+    assert refused["error"]["message"].startswith(f"Block 1 changed what this figure computes with ({change}")
+    assert refused["error"]["message"].endswith("Press Restart Python to draw it again.")
+
+
+def test_a_built_in_a_block_hid_behind_its_own_value_is_named_with_that_block_when_a_later_one_fails(worker):
+    first = worker.send({"kind": "run", "id": 55, "page": "print-page", "code": "print = None", "fresh": True,
+                         "filename": "<block 1>"})
+    assert first["ok"] is True and "".join(event["text"] for event in worker.of(55, "output")) == (
+        "[This block gave `print` the value None: in this page's next blocks `print` is that, not Python's built-in "
+        "print(). `del print` brings the built-in back.]\n")
+    later = worker.send({"kind": "run", "id": 56, "page": "print-page", "code": "print('hello')", "fresh": False,
+                         "filename": "<block 2>"})
+    assert later["report"].endswith("TypeError: 'NoneType' object is not callable\nBlock 1 changed `print`: in this "
+                                     "page it is None, not Python's built-in print(). `del print` brings the built-in "
+                                     "back (and Reset that block, or run it again without the change).\n")
+    assert worker.send({"kind": "run", "id": 57, "page": "print-page", "code": "del print\nprint('hello')",
+                        "fresh": False, "filename": "<block 2>"})["ok"] is True
+
+
 def test_every_result_says_whether_python_holds_a_deep_chain_of_values(worker):
     deep = f"from tinygrad import Value\nchain = Value(0)\nfor _ in range({guards.DEEP_CHAIN + 10}):\n    chain = chain + 1"
     assert run(worker, 8, deep, "deep-page")["deepGraph"] is True
