@@ -306,7 +306,7 @@ UNPRINTABLE = "class Unprintable(Exception):\n    def __str__(self):\n        ra
     (UNPRINTABLE + "raise Unprintable()",
      "The message of this Unprintable could not be shown: str() of it raised an error of its own.\n"),
     ("error = RecursionError('deep')\nerror.__notes__ = 'not a list'\nraise error",  # and a hint to add
-     "Check that every chain of calls reaches a case that returns directly.\n"),
+     "needs a loop with a list as its stack instead.\n"),
     ("class Odd(Exception):\n    @property\n    def __notes__(self):\n        raise ValueError\nraise Odd('mine')",
      "Odd: mine\n"),
 ])

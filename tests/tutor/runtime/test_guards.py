@@ -60,6 +60,26 @@ def test_the_recursion_error_reads_the_same_whatever_limit_was_asked():
     assert "RecursionError: maximum recursion depth exceeded" in report and "kept calling itself" in report
 
 
+@pytest.fixture
+def page_recursion_limit():
+    """Python's limit of nested calls as the guards set it in the page; desktop Python's again afterwards."""
+    previous = sys.getrecursionlimit()
+    sys.setrecursionlimit(guards.SAFE_RECURSION_LIMIT)
+    yield
+    sys.setrecursionlimit(previous)
+
+
+def test_the_recursion_hint_says_the_page_s_limit_is_lower_than_desktop_python_s(page_recursion_limit):
+    walk = ("from tinygrad import Value\ntotal = sum(Value(i) for i in range(300))\n\ndef depth(value):\n"
+            "    return 1 + max((depth(child) for child, _ in value.edges), default=0)\n\ndepth(total)")
+    report, _, _ = run(walk)
+    assert "RecursionError" in report and report.endswith(
+        f"Python stops after about {guards.SAFE_RECURSION_LIMIT} nested calls in the page (desktop Python allows "
+        "1,000: deeper calls would overflow the browser's smaller stack). Check that every chain of calls reaches a "
+        "case that returns directly; a function that calls itself once per Value of a long graph (a sum() of "
+        "hundreds of Values, say) needs a loop with a list as its stack instead.\n")
+
+
 # ---- time.sleep -------------------------------------------------------------------------------
 
 def fake_sleep(interrupt_after=None):
