@@ -61,11 +61,11 @@ ENGINE = "tinygrad"
 ORIGINAL_BUILTINS = dict(vars(builtins))
 requested_recursion_limit = None  # the last limit a block asked for above SAFE_RECURSION_LIMIT
 engine_file = None  # (path, text) of tinygrad.py as this interpreter installed it, once known
-engine_objects = {}  # the engine's classes and functions as this interpreter installed them, once known
+engine_objects = {}  # the engine's classes and functions as this interpreter first imported them, once known
 figures_changed_by = None  # the block whose run changed what the figures compute with ("Block 1"), once one did
 STANDARD_MODULES = ("math", "random")  # the standard modules the engine and the figures compute with
-ORIGINAL_STANDARD = {name: (importlib.import_module(name), dict(vars(importlib.import_module(name))))
-                     for name in STANDARD_MODULES}
+ORIGINAL_STANDARD = {name: (module, {key: value for key, value in vars(module).items() if not key.startswith("_")})
+                     for name, module in ((name, importlib.import_module(name)) for name in STANDARD_MODULES)}
 # This module's own state, which it rebinds while it works: the keeper (keeper.py) leaves it alone.
 CHANGING = ("requested_recursion_limit", "engine_file", "reported_engine_text", "engine_objects", "figures_changed_by")
 
@@ -264,9 +264,7 @@ def remember_engine_file():
     path = engine_path()
     if path is not None:
         engine_file = (path, path.read_text(encoding="utf-8"))
-        engine = sys.modules.get(ENGINE)
-        if isinstance(engine, types.ModuleType):
-            engine_objects = {name: getattr(engine, name, None) for name in defined_names(engine_file[1])}
+        engine_objects = {}  # noted by engine_changes() once the engine is imported (an edited one is not yet)
 
 
 def engine_path():
@@ -296,6 +294,8 @@ def engine_changes(with_file=True):
         unchanged = False
     if not unchanged and with_file:
         return f"its file {path.name} was changed or deleted"
+    if not engine_objects:  # the first look at the engine this interpreter imported
+        engine_objects.update((name, getattr(engine, name, None)) for name in defined_names(text))
     for name in defined_names(text):
         found = getattr(engine, name, None)
         if getattr(found, "__module__", None) != ENGINE or getattr(found, "__name__", None) != name:

@@ -191,6 +191,18 @@ def test_a_rewritten_engine_file_is_reported_once_and_gets_the_hint(tmp_path, mo
     assert guards.engine_changes() == "its file tinygrad.py was changed or deleted"
 
 
+def test_an_engine_installed_anew_is_noted_when_it_is_first_imported(monkeypatch):
+    guards.engine_changes()  # the lesson's engine, noted (as the build's snapshot notes it)
+    for name in ("engine_file", "engine_objects"):
+        monkeypatch.setattr(guards, name, getattr(guards, name))  # put back after the test
+    monkeypatch.delitem(sys.modules, "tinygrad")  # what installing an edited engine does before configure's guards
+    guards.remember_engine_file()
+    importlib.import_module("tinygrad")  # a figure imports the installed engine: new classes, none a block made
+    assert guards.engine_changes() == "" and guards.figures_changes() == ""
+    importlib.reload(sys.modules["tinygrad"])  # a block's
+    assert guards.figures_changes().startswith("tinygrad.Value was made anew (importlib.reload)")
+
+
 def test_a_deleted_engine_file_is_reported_once(tmp_path, monkeypatch):
     engine_file = tmp_path / "tinygrad.py"
     engine_file.write_text("class Value:\n    pass\n", encoding="utf-8")
