@@ -62,8 +62,8 @@ def call(module, fn, kwargs, namespace=None):
     except BaseException as raised:  # noqa: B036 - SystemExit in a called function is an error too
         if isinstance(raised, ModuleNotFoundError) and raised.name in LESSON_MODULES:
             return answer(error("broken", deleted_file(raised.name), type=type(raised).__name__), printed)
-        return answer(error("exception", text_of(raised), type=type(raised).__name__, traceback=reader_traceback(raised),
-                            hint=None), printed)
+        return answer(error("exception", text_of(raised), type=type(raised).__name__,
+                            traceback=reader_traceback(raised), hint=None), printed)
     problem = not_json(value)
     if problem:
         return answer(error("not-json", f"call: {module}.{fn}() answered a value the page cannot receive: {problem}"),

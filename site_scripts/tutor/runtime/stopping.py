@@ -5,8 +5,9 @@ and Python calls its handler of SIGINT: `catch_stop()` (the guards install it) m
 raise StopPressed, a KeyboardInterrupt of the Stop button's own, so a reader's own
 `raise KeyboardInterrupt("mine")` stays theirs, an error with its traceback. A block that waits
 (asyncio.sleep, a coroutine that never ends) leaves Python idle, so it never looks at the flag: the
-worker then hands the dispatcher a "stop" request, and `stop_waiting_run()` cancels the run's task; the run then ends like an interrupted one
-(`ended_by_stop(error)`). The runner marks the run in progress with `started()` and `ended()`.
+worker then hands the dispatcher a "stop" request, and `stop_waiting_run()` cancels the run's task;
+the run then ends like an interrupted one (`ended_by_stop(error)`). The runner marks the run in
+progress with `started()` and `ended()`.
 A block's asyncio tasks end with it: `await end_tasks()`, when a run ends (or Stop ended it),
 cancels every task the run started and left running (asyncio.ensure_future of a loop that would
 go on changing the page's Python behind the next blocks) and says which, and which ignored it.
@@ -23,7 +24,8 @@ TURNS_TO_END = 3  # turns of the event loop a cancelled task gets to see its can
 waiting_run = None  # the asyncio task of the run in progress, which Stop may cancel while it awaits
 stop_cancelled = False  # the run in progress ended because Stop cancelled it
 earlier_tasks = set()  # the tasks that ran already when the run in progress started: not its own
-CHANGING = ("waiting_run", "stop_cancelled", "earlier_tasks")  # this module's own state: the keeper (keeper.py) leaves it alone
+# This module's own state, which it rebinds while it works: the keeper (keeper.py) leaves it alone.
+CHANGING = ("waiting_run", "stop_cancelled", "earlier_tasks")
 
 
 class StopPressed(KeyboardInterrupt):
@@ -109,8 +111,7 @@ async def end_tasks():
               if len(left) > 1 else
               f"This block left an asyncio task running ({names}): it is cancelled now that the block has ended, so "
               "it changes nothing behind the next blocks. `await` a task in its block to let it finish.")
-    ignoring = [task for task in left if not task.done()]
+    ignoring = sorted({task_name(task) for task in left if not task.done()})
     if ignoring:
-        remark += (f"\n{', '.join(sorted({task_name(task) for task in ignoring}))} caught the cancellation and goes on: "
-                   "press Restart Python to end it.")
+        remark += f"\n{', '.join(ignoring)} caught the cancellation and goes on: press Restart Python to end it."
     return remark

@@ -176,7 +176,7 @@ def block(identifier, code, fresh=False, page="task-page"):
 
 def test_a_task_a_block_leaves_running_is_cancelled_when_the_block_ends_and_the_block_is_told(worker):
     first, *later = in_one_loop(worker, block(43, "stubborn = False\n" + TICKING, fresh=True),
-                                block(44, "print(task.cancelled(), ticks)"), block(45, "print(task.cancelled(), ticks)"))
+                                *(block(identifier, "print(task.cancelled(), ticks)") for identifier in (44, 45)))
     assert first["ok"] is True and [result["ok"] for result in later] == [True, True]
     assert "".join(event["text"] for event in worker.of(43, "output")) == (
         "[This block left an asyncio task running (ticking()): it is cancelled now that the block has ended, so it "
@@ -290,9 +290,10 @@ def stop_button():
 
 
 def test_only_the_stop_button_s_interrupt_is_a_stopped_error(worker, stop_button):
-    # When the Stop button's interrupt arrives, Python calls its handler of SIGINT where the code runs: so does this block.
+    # When the Stop button's interrupt arrives, Python calls its handler of SIGINT where the code runs: as this block does.
     stopped = run(worker, 15, "import signal\nsignal.getsignal(signal.SIGINT)(signal.SIGINT, None)")
-    assert stopped["error"]["kind"] == "stopped" and stopped["report"].startswith("KeyboardInterrupt: stopped by the Stop")
+    assert stopped["error"]["kind"] == "stopped"
+    assert stopped["report"].startswith("KeyboardInterrupt: stopped by the Stop button")
     mine = run(worker, 39, "raise KeyboardInterrupt('mine')")
     assert mine["error"]["kind"] == "exception" and mine["error"]["type"] == "KeyboardInterrupt"
     assert mine["report"].endswith('    raise KeyboardInterrupt(\'mine\')\nKeyboardInterrupt: mine\n')
