@@ -7,7 +7,10 @@ and every error kind Python finds (exception, stopped, exit, not-allowed, bad-re
 no-namespace, not-json, broken), none of them an exception out of the dispatcher; a block that
 replaces the runtime's names cannot break the next request (the keeper puts them back, and says so),
 a lesson module a block imported and changed is imported afresh, and a block that breaks what the
-runtime relies on elsewhere makes the probe and the next run answer `broken`; and the JavaScript copy of the kinds
+runtime relies on elsewhere makes the probe and the next run answer `broken`; whose fault an error is (a
+reader's error whose own code fails while shown stays theirs, only Stop's interrupt is "stopped"); what a
+block leaves behind is said and ended or named (its asyncio tasks cancelled, a figure names the block that
+changed what it computes with, a later error the block that hid a built-in); and the JavaScript copy of the kinds
 (site_scripts/browser/runtime/contract.mjs) is the one contract_js.py writes from contract.py, which
 the page's adapter and the worker use instead of spelling kinds themselves.
 What it is not: the worker and the page's adapter (tests/site/test_contract_in_browser.py runs them in
