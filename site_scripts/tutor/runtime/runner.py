@@ -6,8 +6,8 @@ fresh), in page order. `run(page, code, on_output, on_graph)` executes a block t
 through output.Output, and answers its result as a plain value: {"ok", "report", "error",
 "engineChanged"}, where report is what the output showed of an error (a traceback of the reader's
 code, with a hint, hints.py), error the error value of the contract (contract.error: exception,
-stopped or exit) and engineChanged whether the run changed the lesson's engine (the page does not
-replay such a run after a restart). After every run the guards put back what a block deleted, the
+stopped or exit) and engineChanged whether the run changed the lesson's engine or what its figures
+compute with (the page does not replay such a run after a restart). After every run the guards put back what a block deleted, the
 run's asyncio tasks are cancelled (stopping.py), and a change that lasts is said and remembered with
 the block that made it: what the figures compute with (the figures then name that block), and a
 built-in hidden behind a value of the block's own (`print = None`: a later "'NoneType' object is not
@@ -69,10 +69,13 @@ async def run(page, code, on_output, on_graph=None, filename="<python block>", f
         finally:
             guards.watch.stop()
             ended_tasks = await stopping.end_tasks()
+            figures_now = guards.figures_changes()
             remarks = (guards.repair(namespace, shower(namespace)), ended_tasks,
-                       *lasting_changes(page, namespace, filename, figures_before, shadowed_before))
+                       figures_remark(filename, figures_now, figures_before),
+                       *shadowing_remarks(page, namespace, filename, shadowed_before))
             repaired = "\n".join(remark for remark in remarks if remark)
-            engine_changed = guards.engine_changes() not in ("", engine_before)
+            engine_changed = (figures_now not in ("", figures_before)
+                              or guards.engine_changes() not in ("", engine_before))
         if repaired:
             printed.write("note", output.bracketed(repaired))
         printed.finish()
@@ -99,15 +102,20 @@ def block_name(filename):
     return title.capitalize() if title.startswith("block ") else f"The block “{title}”"
 
 
-def lasting_changes(page, namespace, filename, figures_before, shadowed_before):
-    """Remarks on what a run changed that lasts into the next blocks and the figures, each remembered with
-    the block that did it, so that the figures and a later error can name it."""
+def figures_remark(filename, figures_now, figures_before):
+    """The remark of a run that changed what the figures compute with (remembered with the block, which the
+    figures then name), or ""."""
+    if figures_now in ("", figures_before):
+        return ""
+    guards.figures_changed_by = block_name(filename)
+    return (f"This block changed what the lesson's engine and figures compute with ({figures_now}): the figures "
+            "show a notice instead of numbers until you press Restart Python (which does not run this block again).")
+
+
+def shadowing_remarks(page, namespace, filename, shadowed_before):
+    """The remarks of a run that hid built-ins behind values of its own, each remembered with the block, which
+    a later "... object is not callable" then names."""
     remarks = []
-    figures_now = guards.figures_changes()
-    if figures_now and figures_now != figures_before:
-        guards.figures_changed_by = block_name(filename)
-        remarks.append(f"This block changed what the lesson's engine and figures compute with ({figures_now}): the "
-                       "figures show a notice instead of numbers until you press Restart Python.")
     for name, value in guards.shadowed_built_ins(namespace).items():
         if shadowed_before.get(name, namespace) is not value:
             shadowed_by[page, name] = block_name(filename)
