@@ -288,12 +288,13 @@ def engine_changes(with_file=True):
     if engine_file is None:
         return ""
     path, text = engine_file
-    try:
-        unchanged = path.read_text(encoding="utf-8") == text
-    except OSError:
-        unchanged = False
-    if not unchanged and with_file:
-        return f"its file {path.name} was changed or deleted"
+    if with_file:
+        try:
+            unchanged = path.read_text(encoding="utf-8") == text
+        except OSError:
+            unchanged = False
+        if not unchanged:
+            return f"its file {path.name} was changed or deleted"
     if not engine_objects:  # the first look at the engine this interpreter imported
         engine_objects.update((name, getattr(engine, name, None)) for name in defined_names(text))
     for name in defined_names(text):
