@@ -24,7 +24,7 @@ import json
 import re
 from pathlib import Path
 
-from . import guards
+from . import guards, stopping
 from .contract import error
 from .tracebacks import reader_traceback, text_of
 
@@ -57,7 +57,7 @@ def call(module, fn, kwargs, namespace=None):
             value = target(**arguments)
     except Refused as refusal:
         return answer(error(refusal.kind, refusal.message), printed)
-    except KeyboardInterrupt:
+    except stopping.StopPressed:  # a KeyboardInterrupt of the called code's own is an exception like any other
         return answer(error("stopped", "Stopped by the Stop button."), printed)
     except BaseException as raised:  # noqa: B036 - SystemExit in a called function is an error too
         if isinstance(raised, ModuleNotFoundError) and raised.name in LESSON_MODULES:
