@@ -81,7 +81,11 @@ async def run(page, code, on_output, on_graph=None, filename="<python block>", f
         printed.finish()
         return succeeded(engine_changed)
     except SystemExit as exit_request:
-        result = ended_by_exit(exit_request, printed, engine_changed)
+        try:
+            result = ended_by_exit(exit_request, printed, engine_changed)
+        except Exception:  # noqa: BLE001 - its own code (a `code` property) failed: an error of the reader's
+            result = ended_by_error(exit_request, engine_changed)
+            printed.report("stderr", result["report"])
         if repaired:
             printed.on_output("note", output.bracketed(repaired))
         return result

@@ -329,6 +329,10 @@ def test_an_exit_whose_status_fails_when_compared_or_shown_is_an_exit_error(work
     result = run(worker, 42, UNPRINTABLE + "raise SystemExit(Unprintable())")
     assert result["error"] == {"kind": "exit", "status": None,
                                "message": "SystemExit: (its text could not be shown: str() of it raised ValueError)"}
+    unreadable = "class Unreadable(SystemExit):\n    @property\n    def code(self):\n        raise ValueError\n"
+    result = run(worker, 58, unreadable + "raise Unreadable()")
+    assert result["error"]["kind"] == "exception" and result["error"]["type"] == "Unreadable"
+    assert result["report"].startswith("Traceback (most recent call last):\n  File \"<block 1>\", line 5")
 
 
 def test_a_call_of_a_name_the_page_may_not_call_is_not_allowed(worker):
