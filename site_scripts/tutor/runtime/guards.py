@@ -4,7 +4,8 @@ What it is: what deals with code a curious reader may write against the interpre
 functions the runtime calls:
 - `install(wait, on_deep_graph, note, flush)` changes the browser's interpreter once, when the page
   configures it (dispatcher.py): the recursion limit stays low enough for the browser's small stack
-  whatever sys.setrecursionlimit() asks, `time.sleep` waits through `wait` (a JavaScript function of
+  whatever sys.setrecursionlimit() asks (and a limit a block lowers holds for that block only, as
+  `restore_recursion_limit()` puts it back after the run), `time.sleep` waits through `wait` (a JavaScript function of
   the worker that blocks in short slices Stop can end; Pyodide's own needs WebAssembly stack
   switching), `os._exit` ends only the block, the Stop button's interrupt raises stopping.StopPressed
   (a reader's own KeyboardInterrupt stays theirs), starting a thread raises NoThreads and waiting for
@@ -60,6 +61,8 @@ ENGINE = "tinygrad"
 
 ORIGINAL_BUILTINS = dict(vars(builtins))
 requested_recursion_limit = None  # the last limit a block asked for above SAFE_RECURSION_LIMIT
+lowered_recursion_limit = None  # (the limit a block set lower than the one before, that one) until the run ends
+SET_RECURSION_LIMIT = sys.setrecursionlimit  # Python's own
 engine_file = None  # (path, text) of tinygrad.py as this interpreter installed it, once known
 engine_objects = {}  # the engine's classes and functions as this interpreter first imported them, once known
 figures_changed_by = None  # the block whose run changed what the figures compute with ("Block 1"), once one did
@@ -67,7 +70,7 @@ STANDARD_MODULES = ("math", "random")  # the standard modules the engine and the
 ORIGINAL_STANDARD = {name: (module, {key: value for key, value in vars(module).items() if not key.startswith("_")})
                      for name, module in ((name, importlib.import_module(name)) for name in STANDARD_MODULES)}
 # This module's own state, which it rebinds while it works: the keeper (keeper.py) leaves it alone.
-CHANGING = ("requested_recursion_limit", "engine_file", "reported_engine_text", "engine_objects", "figures_changed_by")
+CHANGING = ("requested_recursion_limit", "lowered_recursion_limit", "engine_file", "reported_engine_text", "engine_objects", "figures_changed_by")
 
 
 class NoThreads(RuntimeError):
@@ -107,8 +110,11 @@ def limited_recursion(set_limit, note):
     """sys.setrecursionlimit for the browser: a limit above SAFE_RECURSION_LIMIT becomes that limit."""
     def setrecursionlimit(limit):
         """Set the maximum depth of nested calls; in the page, at most SAFE_RECURSION_LIMIT."""
-        global requested_recursion_limit
+        global requested_recursion_limit, lowered_recursion_limit
         limit = operator.index(limit)
+        before = sys.getrecursionlimit()
+        if limit < before:  # the lowest limit Python takes leaves the page's own code no room: for this run only
+            lowered_recursion_limit = (limit, lowered_recursion_limit[1] if lowered_recursion_limit else before)
         if limit > SAFE_RECURSION_LIMIT:
             requested_recursion_limit = limit
             note(f"sys.setrecursionlimit({limit}): in the page Python allows at most {SAFE_RECURSION_LIMIT} "
@@ -117,6 +123,17 @@ def limited_recursion(set_limit, note):
 
     setrecursionlimit.original = set_limit
     return setrecursionlimit
+
+
+def restore_recursion_limit():
+    """After a run: the limit of nested calls as it was before the run lowered it; the remark to show, or ""."""
+    global lowered_recursion_limit
+    if lowered_recursion_limit is None:
+        return ""
+    (lowered, before), lowered_recursion_limit = lowered_recursion_limit, None
+    SET_RECURSION_LIMIT(before)
+    return (f"This block lowered Python's limit of nested calls to {lowered}: it is {before} again for the next run, "
+            "which the page's own code needs.")
 
 
 def page_sleep(wait, note, flush):

@@ -31,6 +31,8 @@ namespaces = {}  # page key -> the globals its blocks share
 shadowed_by = {}  # (page key, name of a built-in) -> the block that hid the built-in behind its own value
 EXIT_NOTE = ("exit(), quit(), sys.exit() and os._exit() end a whole program; in the page they only end this "
              "block. Everything defined so far is kept.")
+LOWERED_LIMIT = ("Python stopped because this block lowered its limit of nested calls (sys.setrecursionlimit) "
+                 "below what the code needed.")
 STOPPED_REPORT = "KeyboardInterrupt: stopped by the Stop button. Everything defined before it is kept.\n"
 
 
@@ -60,17 +62,19 @@ async def run(page, code, on_output, on_graph=None, filename="<python block>", f
     sys.stdin, sys.stdout, sys.stderr = output.NoInput(), output.Stream("stdout", printed), output.Stream("stderr", printed)
     guards.watch.start(namespace, filename)
     stopping.started()
-    repaired, engine_changed = "", False
+    guards.restore_recursion_limit()  # one lowered outside a run (by a call's code) holds no longer
+    repaired, engine_changed, recursion_limit = "", False, ""
     engine_before, figures_before = guards.engine_changes(), guards.figures_changes()
     shadowed_before = guards.shadowed_built_ins(namespace)
     try:
         try:
             await execute(code, filename, namespace)
         finally:
+            recursion_limit = guards.restore_recursion_limit()  # first: what follows needs room for its calls
             guards.watch.stop()
             ended_tasks = await stopping.end_tasks()
             figures_now = guards.figures_changes()
-            remarks = (guards.repair(namespace, shower(namespace)), ended_tasks,
+            remarks = (recursion_limit, guards.repair(namespace, shower(namespace)), ended_tasks,
                        figures_remark(filename, figures_now, figures_before),
                        *shadowing_remarks(page, namespace, filename, shadowed_before))
             repaired = "\n".join(remark for remark in remarks if remark)
@@ -90,7 +94,8 @@ async def run(page, code, on_output, on_graph=None, filename="<python block>", f
             printed.on_output("note", output.bracketed(repaired))
         return result
     except BaseException as raised:  # noqa: B036 - KeyboardInterrupt is the reader's too
-        result = ended_by_error(raised, engine_changed, hidden_built_in(page, namespace, raised))
+        lowered = LOWERED_LIMIT if recursion_limit and isinstance(raised, RecursionError) else None
+        result = ended_by_error(raised, engine_changed, lowered or hidden_built_in(page, namespace, raised))
         printed.report("stderr", result["report"])
         if repaired:
             printed.on_output("note", output.bracketed(repaired))

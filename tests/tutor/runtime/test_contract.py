@@ -254,6 +254,32 @@ def test_a_built_in_a_block_hid_behind_its_own_value_is_named_with_that_block_wh
                         "fresh": False, "filename": "<block 2>"})["ok"] is True
 
 
+LOWEST_LIMIT = """import sys
+for limit in range(1, 1000):
+    try:
+        sys.setrecursionlimit(limit)  # the lowest limit Python takes here
+        break
+    except RecursionError:
+        pass
+print(limit)
+"""
+
+
+def test_a_recursion_limit_a_block_lowers_holds_for_that_block_only(worker, monkeypatch):
+    before = sys.getrecursionlimit()
+    monkeypatch.setattr(sys, "setrecursionlimit", guards.limited_recursion(sys.setrecursionlimit, lambda text: None))
+    lowest = run(worker, 59, LOWEST_LIMIT)
+    assert sys.getrecursionlimit() == before
+    assert lowest["error"]["kind"] == "exception" and lowest["error"]["type"] == "RecursionError", lowest
+    assert lowest["report"].endswith("RecursionError: maximum recursion depth exceeded\nPython stopped because this "
+                                     "block lowered its limit of nested calls (sys.setrecursionlimit) below what the "
+                                     "code needed.\n")
+    note = "".join(event["text"] for event in worker.of(59, "output") if event["stream"] == "note")
+    assert re.fullmatch(rf"\[This block lowered Python's limit of nested calls to \d+: it is {before} again for the "
+                        r"next run, which the page's own code needs\.\]\n", note), note
+    assert run(worker, 60, "print('next')")["ok"] is True and call(worker, 61, "tutor.figures.x_times_x", "initial")["ok"]
+
+
 def test_every_result_says_whether_python_holds_a_deep_chain_of_values(worker):
     deep = f"from tinygrad import Value\nchain = Value(0)\nfor _ in range({guards.DEEP_CHAIN + 10}):\n    chain = chain + 1"
     assert run(worker, 8, deep, "deep-page")["deepGraph"] is True
