@@ -79,6 +79,10 @@ HOSTILE = [
          then=("print(task.cancelled())", "True\n")),
     Cell("the engine's file deleted", "import os, tinygrad\nos.remove(tinygrad.__file__)",
          shows=("This block deleted the engine's file, tinygrad.py",), state="done", restart_after=True),
+    Cell("the lowest recursion limit Python takes", "import sys\nfor limit in range(1, 1000):\n    try:\n"
+         "        sys.setrecursionlimit(limit)\n        break\n    except RecursionError:\n        pass\nprint(limit)",
+         shows=("lowered its limit of nested calls", f"it is {SAFE_RECURSION_LIMIT} again for the next run"),
+         hides=("Python's own code",)),
     Cell("a KeyboardInterrupt of one's own", "raise KeyboardInterrupt('mine')",
          shows=("KeyboardInterrupt: mine", "Traceback"), hides=("Stop button",)),
     Cell("an error whose __str__ raises", "class Unprintable(Exception):\n    def __str__(self):\n"
