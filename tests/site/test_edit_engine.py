@@ -24,7 +24,7 @@ import re
 from playwright.sync_api import expect
 
 from helpers import (PYTHON_TIMEOUT_MS, REPO, block, block_titled, open_lesson, press, python_interpreter, python_state,
-                     run_block, set_code, wait_for_address, wait_output_contains, wait_python_ready)
+                     run_block, set_code, wait_for_address, wait_output_contains, wait_python_ready, wait_running)
 from test_accessibility import serious_violations
 from test_figures import box_gradient, button, messages, open_figure, readout, settled
 from tests.tutor.other_engines import MICROGRAD_STYLE, MUTATED, READERS_ENGINE
@@ -345,6 +345,27 @@ def test_a_figure_waiting_on_an_endless_backward_says_so_and_offers_the_original
     expect(figure.locator(f'[data-readout="{TANGENT}"]')).to_have_text("9", timeout=PYTHON_TIMEOUT_MS)
     run_block(waiting_block)
     assert waiting_block.get_attribute("data-state") == "done"
+
+
+def test_a_figure_waiting_behind_a_long_block_offers_no_engine_to_restore(page, site_url, clean_run):
+    open_lesson(page, site_url, "derivatives/")
+    figure = page.get_by_role("group", name="Secant and tangent", exact=True)
+    figure.scroll_into_view_if_needed()
+    position = figure.get_by_role("slider", name="Position x")
+    expect(position).to_be_enabled(timeout=PYTHON_TIMEOUT_MS)
+    expect(figure).to_have_attribute("aria-busy", "false", timeout=PYTHON_TIMEOUT_MS)
+    busy = block_titled(page, "The function as a program")
+    set_code(busy, "while True:\n    pass")
+    press(busy, "Run")
+    wait_running(busy)
+    position.fill("4.5")
+
+    waiting = figure.get_by_role("status").filter(has_text="for Python, which is busy with")
+    expect(waiting).to_be_visible(timeout=PYTHON_TIMEOUT_MS)
+    expect(waiting.get_by_role("button", name="Stop", exact=True)).to_be_visible()
+    expect(waiting.get_by_role("button", name="Restore the original engine")).to_be_hidden()  # the lesson's engine runs
+    waiting.get_by_role("button", name="Stop", exact=True).click()
+    expect(waiting).to_be_hidden(timeout=PYTHON_TIMEOUT_MS)
 
 
 def test_prints_in_the_readers_engine_are_said_in_the_figure_and_kept_from_the_console(page, site_url, clean_run):

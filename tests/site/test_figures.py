@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from helpers import (PYTHON_TIMEOUT_MS, REPO, box_gradient, clean_run, settled,  # noqa: F401 (tests import them from here too)
-                     wait_python_ready)
+from helpers import (PYTHON_TIMEOUT_MS, REPO, block, box_gradient, clean_run, run_block, set_code,  # noqa: F401
+                     settled, wait_python_ready)  # (box_gradient, clean_run, settled: tests import them from here too)
 
 TITLES = {  # exactly as issue #5 names them
     "x_times_x": "x × x, traced",
@@ -172,6 +172,21 @@ def test_mystery_curve_shows_local_value_and_slope_then_the_whole_curve(page, si
     expect(curve).to_have_count(1)
     assert curve.get_attribute("d").count("L") >= 100
     assert readout(figure, "f'(x) from backward()") == model.view(-2, revealed=False)["slope_text"]
+
+
+def test_a_figure_names_the_block_that_replaced_what_it_computes_with_instead_of_drawing(page, site_url, built_site,
+                                                                                       clean_run):
+    figure = open_figure(page, site_url, built_site, "mystery_curve")
+    changing = block(page, 1)
+    set_code(changing, "import math\nmath.tanh = lambda x: 0.5")
+    run_block(changing)
+    expect(changing.get_by_role("log")).to_contain_text("the figures show a notice instead of numbers")
+    figure.get_by_role("slider", name="Known evaluation point x").fill("1.2")
+    alert = figure.get_by_role("alert")
+    expect(alert).to_contain_text("changed what this figure computes with (math.tanh was replaced)",
+                                  timeout=PYTHON_TIMEOUT_MS)
+    expect(alert).to_contain_text("Press Restart Python to draw it again.")
+    assert "-0.0272" not in figure.inner_text().replace("−", "-")  # f(1.2) with that tanh
 
 
 def test_secant_approaches_the_tangent_and_falls_for_negative_x(page, site_url, built_site, clean_run):

@@ -73,6 +73,21 @@ HOSTILE = [
     # recursion through C (an operator calling itself) overflows the browser's stack first
     Cell("recursion through an operator", "class Loop:\n    def __add__(self, other):\n        return self + other\n\n"
          "Loop() + 1", shows=("RecursionError: maximum recursion depth exceeded", "kept calling itself")),
+    Cell("an asyncio task left running", "import asyncio\n\nasync def spin():\n    while True:\n"
+         "        await asyncio.sleep(0.01)\n\ntask = asyncio.ensure_future(spin())",
+         shows=("left an asyncio task running (spin()): it is cancelled",), state="done",
+         then=("print(task.cancelled())", "True\n")),
+    Cell("the engine's file deleted", "import os, tinygrad\nos.remove(tinygrad.__file__)",
+         shows=("This block deleted the engine's file, tinygrad.py",), state="done", restart_after=True),
+    Cell("the lowest recursion limit Python takes", "import sys\nfor limit in range(1, 1000):\n    try:\n"
+         "        sys.setrecursionlimit(limit)\n        break\n    except RecursionError:\n        pass\nprint(limit)",
+         shows=("lowered its limit of nested calls", f"it is {SAFE_RECURSION_LIMIT} again for the next run"),
+         hides=("Python's own code",)),
+    Cell("a KeyboardInterrupt of one's own", "raise KeyboardInterrupt('mine')",
+         shows=("KeyboardInterrupt: mine", "Traceback"), hides=("Stop button",)),
+    Cell("an error whose __str__ raises", "class Unprintable(Exception):\n    def __str__(self):\n"
+         "        raise ValueError\n\nraise Unprintable()", shows=("line 5, in <module>", "could not be shown"),
+         hides=("Python's own code",)),
     Cell("raised recursion limit", "import sys\nsys.setrecursionlimit(10**6)\n\ndef f():\n    return f()\n\nf()",
          shows=(f"at most {SAFE_RECURSION_LIMIT} nested calls", "RecursionError: maximum recursion depth exceeded",
                 "kept calling itself")),
@@ -341,7 +356,7 @@ def test_stop_with_isolation_interrupts_and_keeps_the_namespace(page, isolated_u
     interpreter = python_interpreter(page)
 
     press(third, "Stop")
-    wait_output_contains(third, "KeyboardInterrupt")
+    wait_output_contains(third, INTERRUPTED)  # the Stop button's interrupt, not a KeyboardInterrupt of the code's
     wait_not_busy(third)
 
     assert python_interpreter(page) == interpreter, "an interrupt must keep the interpreter"

@@ -67,8 +67,9 @@ EVENTS = (
          sender="python",
          about="How request id ended. error: null or an error {kind, message, ...}. A run adds report (what "
                "its output showed of the error, \"\" if nothing) and engineChanged (it changed the lesson's "
-               "engine); a call adds value, printed (the first lines the function printed, kept from the "
-               "page's console) and printedLines (how many lines it printed in all). deepGraph: Python now "
+               "engine or what its figures compute with, such as math.tanh: the page does not replay it); a call "
+               "adds value, printed (the first lines the function printed, kept from the page's console) and "
+               "printedLines (how many lines it printed in all). deepGraph: Python now "
                "holds a chain of Values that may crash it when freed."),
     Kind("status", ("state", "message", "progress", "boot"), sender="worker",
          about="The interpreter's start: state starting (progress 0..1), ready (boot: snapshot or plain) or "

@@ -25,6 +25,7 @@ import json
 
 from . import contract, guards, keeper, output, page_calls, runner, stopping
 from .contract import error
+from .tracebacks import text_of
 
 PROBE_PAGE, PROBE_FILENAME = "<probe>", "<probe: an empty block>"
 BROKEN = ("Python's own code for the page failed ({failure}), not your code: a block changed something the page "
@@ -35,7 +36,8 @@ BROKEN_NOTE = ("Even an empty block fails now ({failure}): a block changed somet
 
 def described(failure):
     """An exception in one line: "TypeError: 'NoneType' object is not callable"."""
-    return f"{type(failure).__name__}: {failure}" if str(failure) else type(failure).__name__
+    message = text_of(failure)
+    return f"{type(failure).__name__}: {message}" if message else type(failure).__name__
 
 
 def dispatcher(send, wait=None):

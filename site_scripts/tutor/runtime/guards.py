@@ -4,16 +4,23 @@ What it is: what deals with code a curious reader may write against the interpre
 functions the runtime calls:
 - `install(wait, on_deep_graph, note, flush)` changes the browser's interpreter once, when the page
   configures it (dispatcher.py): the recursion limit stays low enough for the browser's small stack
-  whatever sys.setrecursionlimit() asks, `time.sleep` waits through `wait` (a JavaScript function of
+  whatever sys.setrecursionlimit() asks (and a limit a block lowers holds for that block only, as
+  `restore_recursion_limit()` puts it back after the run), `time.sleep` waits through `wait` (a JavaScript function of
   the worker that blocks in short slices Stop can end; Pyodide's own needs WebAssembly stack
-  switching), `os._exit` ends only the block, starting a thread raises NoThreads and waiting for
+  switching), `os._exit` ends only the block, the Stop button's interrupt raises stopping.StopPressed
+  (a reader's own KeyboardInterrupt stays theirs), starting a thread raises NoThreads and waiting for
   async code from synchronous code (asyncio.run()) raises NoBlockingWait, so their hints know them
   by class (hints.py), and a garbage-collector callback watches for a very deep chain of Values while
   a run builds it.
 - `repair(namespace, show)`, after every run, puts back Python's built-ins and the page's `show` that a
   block deleted or replaced, and says which.
 - `engine_changes()` says in words how a block changed the lesson's engine (a name of tinygrad that
-  is no longer what tinygrad.py defines, or the file itself), for the hint to press Restart Python.
+  is no longer what tinygrad.py defines or no longer the object installed, as importlib.reload makes
+  anew, or the file itself), for the hint to press Restart Python; `figures_changes()` adds the
+  standard modules the engine and the figures compute with (math.tanh replaced), so that a figure
+  says so instead of drawing numbers the lesson's engine would not (page_calls.py).
+- `shadowed_built_ins(namespace)`: the built-ins a namespace hides behind a value that is not
+  callable (`print = None`), for the runner to name the block that did it.
 - `holds_deep_graph(namespaces)` tells whether Python holds a chain of Values deep enough that
   freeing it may overflow the browser's stack: the worker sends that to the page ahead of any
   crash, so the crash message can name the cause only when it is the likely one.
@@ -36,6 +43,8 @@ import time
 import types
 from pathlib import Path
 
+from . import stopping
+
 # Measured in Pyodide 314 in Chromium: recursion that passes through C overflows the browser's own
 # stack, a fatal crash, at about 700 levels for an __add__ using +, and between 250 and 300 for a
 # __repr__ calling repr(); below this limit it ends as a RecursionError instead. Plain recursion much
@@ -52,9 +61,16 @@ ENGINE = "tinygrad"
 
 ORIGINAL_BUILTINS = dict(vars(builtins))
 requested_recursion_limit = None  # the last limit a block asked for above SAFE_RECURSION_LIMIT
+lowered_recursion_limit = None  # (the limit a block set lower than the one before, that one) until the run ends
+SET_RECURSION_LIMIT = sys.setrecursionlimit  # Python's own
 engine_file = None  # (path, text) of tinygrad.py as this interpreter installed it, once known
+engine_objects = {}  # the engine's classes and functions as this interpreter first imported them, once known
+figures_changed_by = None  # the block whose run changed what the figures compute with ("Block 1"), once one did
+STANDARD_MODULES = ("math", "random")  # the standard modules the engine and the figures compute with
+ORIGINAL_STANDARD = {name: (module, {key: value for key, value in vars(module).items() if not key.startswith("_")})
+                     for name, module in ((name, importlib.import_module(name)) for name in STANDARD_MODULES)}
 # This module's own state, which it rebinds while it works: the keeper (keeper.py) leaves it alone.
-CHANGING = ("requested_recursion_limit", "engine_file", "reported_engine_text")
+CHANGING = ("requested_recursion_limit", "lowered_recursion_limit", "engine_file", "reported_engine_text", "engine_objects", "figures_changed_by")
 
 
 class NoThreads(RuntimeError):
@@ -80,6 +96,7 @@ def install(wait=None, on_deep_graph=None, note=None, flush=None):
     if wait is not None:
         time.sleep = page_sleep(wait, note, flush or (lambda: None))
     os._exit = end_block
+    stopping.catch_stop()
     refuse_threads()
     refuse_blocking_waits()
     remember_engine_file()
@@ -93,8 +110,11 @@ def limited_recursion(set_limit, note):
     """sys.setrecursionlimit for the browser: a limit above SAFE_RECURSION_LIMIT becomes that limit."""
     def setrecursionlimit(limit):
         """Set the maximum depth of nested calls; in the page, at most SAFE_RECURSION_LIMIT."""
-        global requested_recursion_limit
+        global requested_recursion_limit, lowered_recursion_limit
         limit = operator.index(limit)
+        before = sys.getrecursionlimit()
+        if limit < before:  # the lowest limit Python takes leaves the page's own code no room: for this run only
+            lowered_recursion_limit = (limit, lowered_recursion_limit[1] if lowered_recursion_limit else before)
         if limit > SAFE_RECURSION_LIMIT:
             requested_recursion_limit = limit
             note(f"sys.setrecursionlimit({limit}): in the page Python allows at most {SAFE_RECURSION_LIMIT} "
@@ -103,6 +123,17 @@ def limited_recursion(set_limit, note):
 
     setrecursionlimit.original = set_limit
     return setrecursionlimit
+
+
+def restore_recursion_limit():
+    """After a run: the limit of nested calls as it was before the run lowered it; the remark to show, or ""."""
+    global lowered_recursion_limit
+    if lowered_recursion_limit is None:
+        return ""
+    (lowered, before), lowered_recursion_limit = lowered_recursion_limit, None
+    SET_RECURSION_LIMIT(before)
+    return (f"This block lowered Python's limit of nested calls to {lowered}: it is {before} again for the next run, "
+            "which the page's own code needs.")
 
 
 def page_sleep(wait, note, flush):
@@ -116,7 +147,7 @@ def page_sleep(wait, note, flush):
         deadline = time.monotonic() + seconds
         while (left := deadline - time.monotonic()) > 0:
             if wait(min(left, SLEEP_SLICE_SECONDS)):
-                raise KeyboardInterrupt
+                raise stopping.StopPressed
 
     return sleep
 
@@ -214,7 +245,8 @@ def repair(namespace, show):
     return "\n".join(remarks)
 
 
-reported_engine_text = None  # the changed text of tinygrad.py a remark was made about already
+NOTHING_REPORTED = object()
+reported_engine_text = NOTHING_REPORTED  # the changed text of tinygrad.py (None: deleted) a remark was made about
 
 
 def engine_file_changed():
@@ -226,10 +258,13 @@ def engine_file_changed():
     try:
         now = path.read_text(encoding="utf-8")
     except (OSError, ValueError):
-        now = None
+        now = None  # deleted, or no longer text
     if now == text or now == reported_engine_text:
         return ""
     reported_engine_text = now
+    if now is None:
+        return (f"This block deleted the engine's file, {path.name}, from this Python's file system: code that "
+                "imports it anew (importlib.reload) fails. Press Restart Python to get the file back.")
     return (f"This block changed the engine's file, {path.name}, in this Python's file system: code that "
             "imports it anew (importlib.reload) gets the changed text. Press Restart Python to get the file back.")
 
@@ -242,10 +277,11 @@ def names_text(names):
 
 def remember_engine_file():
     """Note tinygrad.py as this interpreter installed it (an edited engine is installed before)."""
-    global engine_file
+    global engine_file, engine_objects
     path = engine_path()
     if path is not None:
         engine_file = (path, path.read_text(encoding="utf-8"))
+        engine_objects = {}  # noted by engine_changes() once the engine is imported (an edited one is not yet)
 
 
 def engine_path():
@@ -256,8 +292,9 @@ def engine_path():
     return Path(spec.origin) if spec is not None and spec.origin else None
 
 
-def engine_changes():
-    """How this interpreter's engine differs from what its tinygrad.py defines, in words ("" if not)."""
+def engine_changes(with_file=True):
+    """How this interpreter's engine differs from what its tinygrad.py defines, in words ("" if not); with_file:
+    a changed file counts too (it changes nothing the page's code holds, only what imports it anew)."""
     engine = sys.modules.get(ENGINE)
     if engine is None:
         return ""
@@ -268,18 +305,45 @@ def engine_changes():
     if engine_file is None:
         return ""
     path, text = engine_file
-    try:
-        unchanged = path.read_text(encoding="utf-8") == text
-    except OSError:
-        unchanged = False
-    if not unchanged:
-        return f"its file {path.name} was changed or deleted"
+    if with_file:
+        try:
+            unchanged = path.read_text(encoding="utf-8") == text
+        except OSError:
+            unchanged = False
+        if not unchanged:
+            return f"its file {path.name} was changed or deleted"
+    if not engine_objects:  # the first look at the engine this interpreter imported
+        engine_objects.update((name, getattr(engine, name, None)) for name in defined_names(text))
     for name in defined_names(text):
         found = getattr(engine, name, None)
         if getattr(found, "__module__", None) != ENGINE or getattr(found, "__name__", None) != name:
             return (f"{ENGINE}.{name} was deleted" if not hasattr(engine, name)
                     else f"{ENGINE}.{name} is now {reprlib.repr(found)}")
+        if name in engine_objects and found is not engine_objects[name]:
+            return f"{ENGINE}.{name} was made anew (importlib.reload), unlike the {name} the page's code holds"
     return ""
+
+
+def standard_changes():
+    """The names of STANDARD_MODULES a block replaced or deleted, in words ("math.tanh was replaced")."""
+    changed = []
+    for module_name, (module, saved) in ORIGINAL_STANDARD.items():
+        current = vars(module)
+        changed += [f"{module_name}.{name} was " + ("deleted" if name not in current else "replaced")
+                    for name, value in saved.items() if current.get(name, current) is not value]
+    return changed
+
+
+def figures_changes():
+    """What a block changed that the figures compute with (the engine, math), in words ("" if nothing)."""
+    changes = [engine_changes(with_file=False)] + standard_changes()
+    return "; ".join(change for change in changes if change)
+
+
+def shadowed_built_ins(namespace):
+    """{name: value} of the built-ins the namespace hides behind a value that cannot be called (print = None)."""
+    return {name: value for name, value in namespace.items()
+            if name in ORIGINAL_BUILTINS and callable(ORIGINAL_BUILTINS[name]) and not callable(value)}
 
 
 _defined = {}

@@ -22,6 +22,7 @@ from . import guards
 ENGINE_MODULES = {"tinygrad", "tutor"}
 KINDS = ("engine-missing", "engine-changed", "missing-package", "engine-name", "show-deleted", "built-in-deleted",
          "recursion", "no-threads", "no-blocking-wait", "memory", "no-page", "no-eval")
+DESKTOP_RECURSION_LIMIT = 1_000  # Python's own limit of nested calls, which the guards lower in the page
 JS_MODULE = "js"  # Pyodide's module for JavaScript's global scope (in the worker: the worker's, not the page's)
 
 
@@ -98,8 +99,13 @@ def sentence(kind, error):
         return (f"{error.name} is one of Python's built-ins, which a block deleted or replaced: "
                 "the original is back for the next run.")
     if kind == "recursion":
-        return (f"A function kept calling itself: Python stops after about {sys.getrecursionlimit()} "
-                "nested calls. Check that every chain of calls reaches a case that returns directly.")
+        limit = sys.getrecursionlimit()
+        smaller = (f" in the page (desktop Python allows {DESKTOP_RECURSION_LIMIT:,}: deeper calls would overflow the "
+                   "browser's smaller stack)" if limit < DESKTOP_RECURSION_LIMIT else "")
+        return (f"A function kept calling itself: Python stops after about {limit} nested calls{smaller}. Check that "
+                "every chain of calls reaches a case that returns directly; a function that calls itself once per "
+                "Value of a long graph (a sum() of hundreds of Values, say) needs a loop with a list as its stack "
+                "instead.")
     if kind == "no-threads":
         return ("Python in the browser has no threads: call the function directly instead, "
                 "or make it async and await it.")

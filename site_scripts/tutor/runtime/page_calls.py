@@ -7,10 +7,14 @@ of the `tutor` package that declares PAGE_CALLS, a tuple naming the functions th
 imported (a model's Value), not a module without the list. `namespace` (a page's namespace, for the
 exercises' checks) is passed as the keyword argument `namespace` when given. It never raises: it
 answers {"ok", "value", "error", "printed", "printedLines"}, where error is an error value of the
-contract (not-allowed, bad-arguments, exception, stopped or not-json), printed the first
+contract (not-allowed, bad-arguments, exception, stopped, not-json or broken), printed the first
 PRINTED_LINES lines the function printed (at most PRINTED_CHARACTERS; kept from the page's console,
 so a figure can say it printed) and printedLines how many lines it printed in all (an engine that
-prints in Value.__init__ prints thousands: only they are counted, nothing more is kept).
+prints in Value.__init__ prints thousands: only they are counted, nothing more is kept). A module of
+the lesson whose file a block deleted (os.remove, shutil.rmtree) is the error broken, in plain words,
+and so is a figure's call after a block changed what the figures compute with (guards.figures_changes:
+the engine reloaded, math.tanh replaced): the figure says so, and which block, instead of drawing
+numbers the lesson's engine would not.
 What it is not: the check of a request's fields (dispatcher.py) nor the functions themselves.
 """
 import contextlib
@@ -18,13 +22,20 @@ import importlib
 import inspect
 import json
 import re
+from pathlib import Path
 
+from . import guards, stopping
 from .contract import error
-from .tracebacks import reader_traceback
+from .tracebacks import reader_traceback, text_of
 
 MODULE_NAME = re.compile(r"tutor(\.[a-z_][a-z0-9_]*)+")
 PRINTED_LINES = 5  # the first lines a call printed that its answer keeps ("the first few")
 PRINTED_CHARACTERS = 2_000
+FIGURES = "tutor.figures."  # the figures' models
+LESSON_FOLDER = Path(__file__).resolve().parent.parent  # the tutor package
+# Every module of the lesson as the page started: one that cannot be imported later lost its file.
+LESSON_MODULES = {".".join(("tutor", *path.relative_to(LESSON_FOLDER).with_suffix("").parts)).removesuffix(".__init__")
+                  for path in LESSON_FOLDER.rglob("*.py")}
 
 
 def call(module, fn, kwargs, namespace=None):
@@ -32,6 +43,11 @@ def call(module, fn, kwargs, namespace=None):
     printed = Printed()
     try:
         target = allowed_function(module, fn)
+        changed = guards.figures_changes() if module.startswith(FIGURES) else ""
+        if changed:
+            raise Refused("broken", f"{guards.figures_changed_by or 'A block'} changed what this figure computes "
+                                    f"with ({changed}), so it would show numbers the lesson's engine would not. "
+                                    "Press Restart Python to draw it again.")
         arguments = dict(kwargs) if namespace is None else {**kwargs, "namespace": namespace}
         try:
             inspect.signature(target).bind(**arguments)
@@ -41,11 +57,13 @@ def call(module, fn, kwargs, namespace=None):
             value = target(**arguments)
     except Refused as refusal:
         return answer(error(refusal.kind, refusal.message), printed)
-    except KeyboardInterrupt:
+    except stopping.StopPressed:  # a KeyboardInterrupt of the called code's own is an exception like any other
         return answer(error("stopped", "Stopped by the Stop button."), printed)
     except BaseException as raised:  # noqa: BLE001 - SystemExit in a called function is an error too
-        return answer(error("exception", str(raised), type=type(raised).__name__, traceback=reader_traceback(raised),
-                            hint=None), printed)
+        if isinstance(raised, ModuleNotFoundError) and raised.name in LESSON_MODULES:
+            return answer(error("broken", deleted_file(raised.name), type=type(raised).__name__), printed)
+        return answer(error("exception", text_of(raised), type=type(raised).__name__,
+                            traceback=reader_traceback(raised), hint=None), printed)
     problem = not_json(value)
     if problem:
         return answer(error("not-json", f"call: {module}.{fn}() answered a value the page cannot receive: {problem}"),
@@ -102,6 +120,12 @@ class Printed:
         return {"printed": "".join(self.kept), "printedLines": self.line_breaks + (1 if self.open_line else 0)}
 
 
+def deleted_file(module):
+    """What to say when the lesson's own module `module` can no longer be imported."""
+    return (f"The lesson's own file for {module} is gone from this Python's file system: a block deleted it. "
+            "Press Restart Python to get a fresh Python with every file back.")
+
+
 def not_json(value):
     """Why `value` cannot be sent as JSON (a Value, NaN, a set...), or "" when it can."""
     try:
@@ -118,6 +142,8 @@ def allowed_function(module, fn):
     try:
         imported = importlib.import_module(module)
     except ModuleNotFoundError as missing:
+        if missing.name in LESSON_MODULES:
+            raise
         if missing.name is not None and module.startswith(missing.name):  # the module itself, not its import
             raise Refused("not-allowed", f"call: there is no module named {module!r}") from None
         raise

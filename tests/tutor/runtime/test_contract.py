@@ -7,7 +7,10 @@ and every error kind Python finds (exception, stopped, exit, not-allowed, bad-re
 no-namespace, not-json, broken), none of them an exception out of the dispatcher; a block that
 replaces the runtime's names cannot break the next request (the keeper puts them back, and says so),
 a lesson module a block imported and changed is imported afresh, and a block that breaks what the
-runtime relies on elsewhere makes the probe and the next run answer `broken`; and the JavaScript copy of the kinds
+runtime relies on elsewhere makes the probe and the next run answer `broken`; whose fault an error is (a
+reader's error whose own code fails while shown stays theirs, only Stop's interrupt is "stopped"); what a
+block leaves behind is said and ended or named (its asyncio tasks cancelled, a figure names the block that
+changed what it computes with, a later error the block that hid a built-in); and the JavaScript copy of the kinds
 (site_scripts/browser/runtime/contract.mjs) is the one contract_js.py writes from contract.py, which
 the page's adapter and the worker use instead of spelling kinds themselves.
 What it is not: the worker and the page's adapter (tests/site/test_contract_in_browser.py runs them in
@@ -17,6 +20,7 @@ crashed, restarted).
 import asyncio
 import json
 import re
+import signal
 import sys
 import types
 
@@ -25,7 +29,7 @@ import pytest
 import contract_js
 from helpers import REPO
 from own_thread import in_own_thread
-from tutor.runtime import contract, dispatcher as dispatcher_module, guards, page_calls
+from tutor.runtime import contract, dispatcher as dispatcher_module, guards, page_calls, runner, stopping
 
 PYTHON_ERROR_KINDS = {kind.name for kind in contract.ERRORS if kind.by == "python"}
 PYTHON_EVENTS = {kind.name for kind in contract.EVENTS if kind.sender == "python"}
@@ -137,6 +141,145 @@ def test_stop_cancels_the_run_that_waits_and_gets_no_answer_of_its_own(worker):
     assert "".join(event["text"] for event in worker.of(7, "output")) == "1\n"
 
 
+TICKING = """import asyncio
+ticks = 0
+async def ticking():
+    global ticks
+    while True:
+        ticks += 1
+        try:
+            await asyncio.sleep(0)
+        except asyncio.CancelledError:
+            if stubborn:
+                continue
+            raise
+task = asyncio.ensure_future(ticking())
+await asyncio.sleep(0)
+"""
+
+
+def in_one_loop(worker, *requests):
+    """The results of `requests`, answered one after the other in one event loop, as the worker's own: a
+    task a block leaves running there would go on between and during the next requests."""
+    async def answer_all():
+        results = []
+        for request in requests:
+            reply = await worker.dispatch(json.dumps(request))
+            results.append(json.loads(reply) if reply else None)
+            for _ in range(10):  # the loop turns while the page waits for the reader
+                await asyncio.sleep(0)
+        return results
+
+    return in_own_thread(asyncio.run, answer_all())
+
+
+def block(identifier, code, fresh=False, page="task-page"):
+    return {"kind": "run", "id": identifier, "page": page, "code": code, "filename": "<block 1>", "fresh": fresh}
+
+
+def test_a_task_a_block_leaves_running_is_cancelled_when_the_block_ends_and_the_block_is_told(worker):
+    first, *later = in_one_loop(worker, block(43, "stubborn = False\n" + TICKING, fresh=True),
+                                *(block(identifier, "print(task.cancelled(), ticks)") for identifier in (44, 45)))
+    assert first["ok"] is True and [result["ok"] for result in later] == [True, True]
+    assert "".join(event["text"] for event in worker.of(43, "output")) == (
+        "[This block left an asyncio task running (ticking()): it is cancelled now that the block has ended, so it "
+        "changes nothing behind the next blocks. `await` a task in its block to let it finish.]\n")
+    assert "".join(event["text"] for event in worker.of(44, "output") + worker.of(45, "output")) == "True 1\nTrue 1\n"
+
+
+def test_a_task_that_catches_its_cancellation_is_told_of_once_and_stop_cancels_a_block_s_tasks(worker):
+    stubborn, _, _ = in_one_loop(worker, block(46, "stubborn = True\n" + TICKING, fresh=True), block(47, "x = 1"),
+                                 block(48, "stubborn = False"))
+    assert "ticking() caught the cancellation and goes on: press Restart Python to end it." in "".join(
+        event["text"] for event in worker.of(46, "output"))
+    assert worker.of(47, "output") == [] and stubborn["ok"] is True  # the next block is not blamed for it
+
+    async def run_then_stop():
+        running = asyncio.ensure_future(worker.dispatch(json.dumps(block(49, "stubborn = False\n" + TICKING.replace(
+            "await asyncio.sleep(0)\n", "await asyncio.sleep(60)\n"), fresh=True, page="stop-task-page"))))
+        while "task" not in runner.namespaces.get("stop-task-page", {}):
+            await asyncio.sleep(0)
+        await worker.dispatch(json.dumps({"kind": "stop", "ids": [49]}))
+        return json.loads(await running)
+
+    stopped = in_own_thread(asyncio.run, run_then_stop())
+    assert stopped["error"]["kind"] == "stopped", stopped
+    assert runner.namespaces["stop-task-page"]["task"].cancelled()
+
+
+@pytest.fixture
+def lesson_python(monkeypatch):
+    """The engine's names, math.tanh and what the guards remember of changes, put back after the test."""
+    import math
+    import tinygrad
+    saved = dict(vars(tinygrad))
+    monkeypatch.setattr(math, "tanh", math.tanh)
+    monkeypatch.setattr(guards, "figures_changed_by", None)
+    guards.engine_changes()  # the engine as installed, noted before any block changes it
+    yield
+    vars(tinygrad).clear()
+    vars(tinygrad).update(saved)
+
+
+@pytest.mark.parametrize("code, change", [
+    ("import math\nmath.tanh = lambda x: 0.5", "math.tanh was replaced"),
+    ("import importlib, tinygrad\nimportlib.reload(tinygrad)", "tinygrad.Value was made anew (importlib.reload)"),
+])
+def test_a_figure_names_the_block_that_changed_what_it_computes_with_instead_of_drawing(worker, lesson_python,
+                                                                                       code, change):
+    assert call(worker, 51, "tutor.figures.mystery_curve", "initial")["ok"] is True
+    changing = run(worker, 52, code)
+    assert changing["ok"] is True and changing["engineChanged"] is True  # so the page does not replay it on a restart
+    note = "".join(event["text"] for event in worker.of(52, "output"))
+    assert f"[This block changed what the lesson's engine and figures compute with ({change}" in note
+    assert call(worker, 53, "tutor.exercises", "results", {"name": "relu"}, page="contract-page")["ok"] is True
+    refused = call(worker, 54, "tutor.figures.mystery_curve", "initial")
+    assert refused["ok"] is False and refused["value"] is None and refused["error"]["kind"] == "broken"
+    assert refused["error"]["message"].startswith(f"Block 1 changed what this figure computes with ({change}")
+    assert refused["error"]["message"].endswith("Press Restart Python to draw it again.")
+
+
+def test_a_built_in_a_block_hid_behind_its_own_value_is_named_with_that_block_when_a_later_one_fails(worker):
+    first = worker.send({"kind": "run", "id": 55, "page": "print-page", "code": "print = None", "fresh": True,
+                         "filename": "<block 1>"})
+    assert first["ok"] is True and "".join(event["text"] for event in worker.of(55, "output")) == (
+        "[This block gave `print` the value None: in this page's next blocks `print` is that, not Python's built-in "
+        "print(). `del print` brings the built-in back.]\n")
+    later = worker.send({"kind": "run", "id": 56, "page": "print-page", "code": "print('hello')", "fresh": False,
+                         "filename": "<block 2>"})
+    assert later["report"].endswith("TypeError: 'NoneType' object is not callable\nBlock 1 changed `print`: in this "
+                                     "page it is None, not Python's built-in print(). `del print` brings the built-in "
+                                     "back (and Reset that block, or run it again without the change).\n")
+    assert worker.send({"kind": "run", "id": 57, "page": "print-page", "code": "del print\nprint('hello')",
+                        "fresh": False, "filename": "<block 2>"})["ok"] is True
+
+
+LOWEST_LIMIT = """import sys
+for limit in range(1, 1000):
+    try:
+        sys.setrecursionlimit(limit)  # the lowest limit Python takes here
+        break
+    except RecursionError:
+        pass
+print(limit)
+"""
+
+
+def test_a_recursion_limit_a_block_lowers_holds_for_that_block_only(worker, monkeypatch):
+    before = sys.getrecursionlimit()
+    monkeypatch.setattr(sys, "setrecursionlimit", guards.limited_recursion(sys.setrecursionlimit, lambda text: None))
+    lowest = run(worker, 59, LOWEST_LIMIT)
+    assert sys.getrecursionlimit() == before
+    assert lowest["error"]["kind"] == "exception" and lowest["error"]["type"] == "RecursionError", lowest
+    assert lowest["report"].endswith("RecursionError: maximum recursion depth exceeded\nPython stopped because this "
+                                     "block lowered its limit of nested calls (sys.setrecursionlimit) below what the "
+                                     "code needed.\n")
+    note = "".join(event["text"] for event in worker.of(59, "output") if event["stream"] == "note")
+    assert re.fullmatch(rf"\[This block lowered Python's limit of nested calls to \d+: it is {before} again for the "
+                        r"next run, which the page's own code needs\.\]\n", note), note
+    assert run(worker, 60, "print('next')")["ok"] is True and call(worker, 61, "tutor.figures.x_times_x", "initial")["ok"]
+
+
 def test_every_result_says_whether_python_holds_a_deep_chain_of_values(worker):
     deep = f"from tinygrad import Value\nchain = Value(0)\nfor _ in range({guards.DEEP_CHAIN + 10}):\n    chain = chain + 1"
     assert run(worker, 8, deep, "deep-page")["deepGraph"] is True
@@ -166,8 +309,56 @@ def test_exit_with_a_status_is_an_exit_error_and_without_one_is_no_error(worker)
     assert run(worker, 14, "exit()")["ok"] is True
 
 
-def test_an_interrupt_is_a_stopped_error(worker):
-    assert run(worker, 15, "raise KeyboardInterrupt")["error"]["kind"] == "stopped"
+@pytest.fixture
+def stop_button():
+    """Python's handler of the Stop button's interrupt (SIGINT) as the guards install it in the page; the
+    test session's own again afterwards."""
+    previous = signal.getsignal(signal.SIGINT)
+    stopping.catch_stop()
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+def test_only_the_stop_button_s_interrupt_is_a_stopped_error(worker, stop_button):
+    # When the Stop button's interrupt arrives, Python calls its handler of SIGINT where the code runs: as this block does.
+    stopped = run(worker, 15, "import signal\nsignal.getsignal(signal.SIGINT)(signal.SIGINT, None)")
+    assert stopped["error"]["kind"] == "stopped"
+    assert stopped["report"].startswith("KeyboardInterrupt: stopped by the Stop button")
+    mine = run(worker, 39, "raise KeyboardInterrupt('mine')")
+    assert mine["error"]["kind"] == "exception" and mine["error"]["type"] == "KeyboardInterrupt"
+    assert mine["report"].endswith('    raise KeyboardInterrupt(\'mine\')\nKeyboardInterrupt: mine\n')
+    assert "Stop" not in "".join(event["text"] for event in worker.of(39, "output"))
+
+
+UNPRINTABLE = "class Unprintable(Exception):\n    def __str__(self):\n        raise ValueError('no text')\n"
+
+
+@pytest.mark.parametrize("code, last_lines", [
+    (UNPRINTABLE + "raise Unprintable()",
+     "The message of this Unprintable could not be shown: str() of it raised an error of its own.\n"),
+    ("error = RecursionError('deep')\nerror.__notes__ = 'not a list'\nraise error",  # and a hint to add
+     "needs a loop with a list as its stack instead.\n"),
+    ("class Odd(Exception):\n    @property\n    def __notes__(self):\n        raise ValueError\nraise Odd('mine')",
+     "Odd: mine\n"),
+])
+def test_an_error_whose_own_code_fails_while_it_is_shown_is_still_the_reader_s(worker, code, last_lines):
+    result = run(worker, 40, code)
+    assert result["error"]["kind"] == "exception", result["error"]
+    assert result["report"].startswith("Traceback (most recent call last):\n  File \"<block 1>\", line ")
+    assert result["report"].endswith(last_lines) and result["report"] == result["error"]["traceback"]
+    assert "".join(event["text"] for event in worker.of(40, "output")) == result["report"]
+
+
+def test_an_exit_whose_status_fails_when_compared_or_shown_is_an_exit_error(worker):
+    status = "class Status:\n    def __eq__(self, other):\n        raise ValueError\n    __hash__ = None\n"
+    assert run(worker, 41, status + "raise SystemExit(Status())")["error"]["kind"] == "exit"
+    result = run(worker, 42, UNPRINTABLE + "raise SystemExit(Unprintable())")
+    assert result["error"] == {"kind": "exit", "status": None,
+                               "message": "SystemExit: (its text could not be shown: str() of it raised ValueError)"}
+    unreadable = "class Unreadable(SystemExit):\n    @property\n    def code(self):\n        raise ValueError\n"
+    result = run(worker, 58, unreadable + "raise Unreadable()")
+    assert result["error"]["kind"] == "exception" and result["error"]["type"] == "Unreadable"
+    assert result["report"].startswith("Traceback (most recent call last):\n  File \"<block 1>\", line 5")
 
 
 def test_a_call_of_a_name_the_page_may_not_call_is_not_allowed(worker):
@@ -205,6 +396,16 @@ def test_a_value_that_is_not_json_is_a_not_json_error(worker, monkeypatch):
     model.initial = lambda: {"loss": float("inf")}
     monkeypatch.setitem(sys.modules, model.__name__, model)
     assert call(worker, 22, model.__name__, "initial")["error"]["kind"] == "not-json"
+
+
+def test_a_call_of_a_lesson_module_whose_file_a_block_deleted_says_so_in_plain_words(worker, monkeypatch, tmp_path):
+    import tutor
+    monkeypatch.delitem(sys.modules, "tutor.engine_edit", raising=False)
+    monkeypatch.setattr(tutor, "__path__", [str(tmp_path)])  # its folder as shutil.rmtree leaves it: without files
+    assert call(worker, 50, "tutor.engine_edit", "check", {"source": "x = 1"})["error"] == {
+        "kind": "broken", "type": "ModuleNotFoundError",
+        "message": "The lesson's own file for tutor.engine_edit is gone from this Python's file system: a block "
+                   "deleted it. Press Restart Python to get a fresh Python with every file back."}
 
 
 def test_every_error_kind_python_finds_is_tested_here():

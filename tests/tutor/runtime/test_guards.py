@@ -60,6 +60,26 @@ def test_the_recursion_error_reads_the_same_whatever_limit_was_asked():
     assert "RecursionError: maximum recursion depth exceeded" in report and "kept calling itself" in report
 
 
+@pytest.fixture
+def page_recursion_limit():
+    """Python's limit of nested calls as the guards set it in the page; desktop Python's again afterwards."""
+    previous = sys.getrecursionlimit()
+    sys.setrecursionlimit(guards.SAFE_RECURSION_LIMIT)
+    yield
+    sys.setrecursionlimit(previous)
+
+
+def test_the_recursion_hint_says_the_page_s_limit_is_lower_than_desktop_python_s(page_recursion_limit):
+    walk = ("from tinygrad import Value\ntotal = sum(Value(i) for i in range(300))\n\ndef depth(value):\n"
+            "    return 1 + max((depth(child) for child, _ in value.edges), default=0)\n\ndepth(total)")
+    report, _, _ = run(walk)
+    assert "RecursionError" in report and report.endswith(
+        f"Python stops after about {guards.SAFE_RECURSION_LIMIT} nested calls in the page (desktop Python allows "
+        "1,000: deeper calls would overflow the browser's smaller stack). Check that every chain of calls reaches a "
+        "case that returns directly; a function that calls itself once per Value of a long graph (a sum() of "
+        "hundreds of Values, say) needs a loop with a list as its stack instead.\n")
+
+
 # ---- time.sleep -------------------------------------------------------------------------------
 
 def fake_sleep(interrupt_after=None):
@@ -163,12 +183,36 @@ def test_a_rewritten_engine_file_is_reported_once_and_gets_the_hint(tmp_path, mo
     engine_file = tmp_path / "tinygrad.py"
     engine_file.write_text("class Value:\n    pass\n", encoding="utf-8")
     monkeypatch.setattr(guards, "engine_file", (engine_file, engine_file.read_text(encoding="utf-8")))
-    monkeypatch.setattr(guards, "reported_engine_text", None)
+    monkeypatch.setattr(guards, "reported_engine_text", guards.NOTHING_REPORTED)
     assert guards.engine_file_changed() == ""
     engine_file.write_text("broken = True\n", encoding="utf-8")
     assert "Press Restart Python to get the file back" in guards.engine_file_changed()
     assert guards.engine_file_changed() == ""  # once per change
     assert guards.engine_changes() == "its file tinygrad.py was changed or deleted"
+
+
+def test_an_engine_installed_anew_is_noted_when_it_is_first_imported(monkeypatch):
+    guards.engine_changes()  # the lesson's engine, noted (as the build's snapshot notes it)
+    for name in ("engine_file", "engine_objects"):
+        monkeypatch.setattr(guards, name, getattr(guards, name))  # put back after the test
+    monkeypatch.delitem(sys.modules, "tinygrad")  # what installing an edited engine does before configure's guards
+    guards.remember_engine_file()
+    importlib.import_module("tinygrad")  # a figure imports the installed engine: new classes, none a block made
+    assert guards.engine_changes() == "" and guards.figures_changes() == ""
+    importlib.reload(sys.modules["tinygrad"])  # a block's
+    assert guards.figures_changes().startswith("tinygrad.Value was made anew (importlib.reload)")
+
+
+def test_a_deleted_engine_file_is_reported_once(tmp_path, monkeypatch):
+    engine_file = tmp_path / "tinygrad.py"
+    engine_file.write_text("class Value:\n    pass\n", encoding="utf-8")
+    monkeypatch.setattr(guards, "engine_file", (engine_file, engine_file.read_text(encoding="utf-8")))
+    monkeypatch.setattr(guards, "reported_engine_text", guards.NOTHING_REPORTED)
+    report, text, _ = run(f"import os\nos.remove({str(engine_file)!r})")
+    assert report == "" and text == (
+        "[This block deleted the engine's file, tinygrad.py, from this Python's file system: code that imports it "
+        "anew (importlib.reload) fails. Press Restart Python to get the file back.]\n")
+    assert run("x = 1")[1] == ""  # once per change
 
 
 # ---- Hints for what the browser's Python cannot do ------------------------------------------

@@ -18,7 +18,7 @@ import types
 import pytest
 
 from tinygrad import Value
-from tutor.runtime import page_calls
+from tutor.runtime import page_calls, stopping
 from tutor_sources import FIGURE_MODELS, figure_names
 
 
@@ -101,7 +101,8 @@ def test_arguments_that_do_not_fit_are_refused_before_the_call():
 def test_model(monkeypatch):
     """A model of the tutor package made for the test, whose functions misbehave as a model could."""
     model = types.ModuleType("tutor.figures.misbehaving")
-    model.PAGE_CALLS = ("a_value", "not_a_number", "a_set", "talkative", "interrupted", "exits", "flood")
+    model.PAGE_CALLS = ("a_value", "not_a_number", "a_set", "talkative", "interrupted", "its_own_interrupt", "exits",
+                        "flood")
     model.a_value = lambda: Value(2)
     model.not_a_number = lambda: {"x": math.nan}
     model.a_set = lambda: {1, 2}
@@ -112,7 +113,10 @@ def test_model(monkeypatch):
         return 1
 
     def interrupted():
-        raise KeyboardInterrupt
+        raise stopping.StopPressed  # as Python's handler of the Stop button's interrupt does
+
+    def its_own_interrupt():  # an edited engine's, or an exercise's function's
+        raise KeyboardInterrupt("mine")
 
     def exits():
         raise SystemExit(2)
@@ -124,6 +128,7 @@ def test_model(monkeypatch):
         return 3
 
     model.talkative, model.interrupted, model.exits, model.flood = talkative, interrupted, exits, flood
+    model.its_own_interrupt = its_own_interrupt
     monkeypatch.setitem(sys.modules, model.__name__, model)
     return model.__name__
 
@@ -152,6 +157,8 @@ def test_a_flood_of_prints_is_counted_and_only_its_first_lines_kept(test_model, 
 
 def test_stop_and_exit_in_a_call_are_error_values_too(test_model):
     assert page_calls.call(test_model, "interrupted", {})["error"]["kind"] == "stopped"
+    own = page_calls.call(test_model, "its_own_interrupt", {})["error"]
+    assert own["kind"] == "exception" and own["type"] == "KeyboardInterrupt" and own["message"] == "mine"
     exited = page_calls.call(test_model, "exits", {})["error"]
     assert exited["kind"] == "exception" and exited["type"] == "SystemExit"
 
