@@ -23,7 +23,7 @@ def test_a_new_learner_can_download_the_work_first_then_starts_empty(page, site_
     open_lesson(page, site_url, "derivatives/?solutions=off")
     set_code(block(page, 1), MY_BLOCK)
     page.evaluate("""() => {
-      localStorage.setItem('lesson-exercise:/relu', JSON.stringify({attempted: true, solved: true}));
+      localStorage.setItem('lesson-exercise:/relu', JSON.stringify({attempted: true, solved: false}));
       localStorage.setItem('lesson-prediction:/paths-total', JSON.stringify({answer: '7', correct: true, revealed: false}));
       localStorage.setItem('lesson-engine:active:/', '# an edited engine');
     }""")
@@ -34,7 +34,7 @@ def test_a_new_learner_can_download_the_work_first_then_starts_empty(page, site_
     group.get_by_role("button", name="I am a new learner on this computer").click()
     question = group.get_by_role("group", name="Start as a new learner?")
     expect(question).to_contain_text("This browser holds Ada's work: the edits of 1 block, the progress in 1 exercise "
-                                     "(1 solved), the answers to 1 prediction and the edited engine.")
+                                     "(0 solved), the answers to 1 prediction and the edited engine.")
     assert serious_violations(page) == []  # the page with its question shown
     with page.expect_download() as download:
         question.get_by_role("button", name="Download this work first").click()
