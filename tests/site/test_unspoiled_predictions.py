@@ -12,7 +12,7 @@ import re
 
 from playwright.sync_api import expect
 
-from helpers import REPO, open_lesson
+from helpers import REPO, open_boxes_around, open_lesson
 from lesson_pages import LEARNER_PAGES
 from prediction_answers import answered
 
@@ -62,11 +62,14 @@ def test_no_block_shows_a_predictions_answer_before_it_is_answered(page, site_ur
         open_lesson(page, site_url, path)
         about = [(identifier, index) for identifier, index in page.evaluate(ABOUT) if index >= 0]
         for identifier, index in about:
+            open_boxes_around(page.locator(f'div.prediction[data-prediction="{identifier}"]'))
             shown = lesson_output(page, index).inner_text()   # the text as rendered: not a closed <details>
             assert not gives_away(PREDICTIONS[identifier], shown), (path, identifier, shown)
             checked.append(identifier)
         for identifier, index in about:                       # answered (here: shown), the output is there
-            page.locator(f'div.prediction[data-prediction="{identifier}"]').get_by_role("button", name="Show me").click()
+            prediction = page.locator(f'div.prediction[data-prediction="{identifier}"]')
+            open_boxes_around(prediction)                     # a "Go deeper" box holds some
+            prediction.get_by_role("button", name="Show me").click()
         for identifier, index in about:
             group = lesson_output(page, index)
             expect(group.locator(".runnable__output")).to_be_visible()
