@@ -24,7 +24,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, when run as a script
-from lesson_pages import CORE_PATH, LEARNER_PAGES  # noqa: E402
+from lesson_pages import CHAPTERS, CORE_PATH, LEARNER_PAGES  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 DOCS = REPO / "docs"
@@ -84,6 +84,27 @@ def core_counts(site):
 def test_the_core_path_shows_at_most_5000_words(site):
     per_page = core_counts(site)
     assert sum(per_page.values()) <= CORE_LIMIT, per_page
+
+
+def test_the_home_page_names_the_core_path_and_each_chapters_minutes(site):
+    """The home page lists CORE_PATH's chapters in order, then the other chapters as optional, each with the
+    minutes teachers_page.py computes from the page, and states that rule's numbers."""
+    from site_scripts.hooks import teachers_page
+    home = built_page(site, DOCS / "index.md").read_text(encoding="utf-8")
+    listed = home[home.index('id="what-you-will-build"'):home.index('id="how-to-use-the-runnable-blocks"')]
+    core, optional = listed.split("Optional chapters")
+    linked = re.compile(r'href="(?P<page>[a-z-]+)/">.*?\((?P<minutes>\d+) minutes\)', flags=re.S)
+    core_listed = [(match["page"], int(match["minutes"])) for match in linked.finditer(core)]
+    optional_listed = [(match["page"], int(match["minutes"])) for match in linked.finditer(optional)]
+    assert [page for page, _ in core_listed] == [path.stem for path in CORE_PATH[1:]]
+    chapters = [path.stem for path in CHAPTERS[1:]]
+    assert sorted(page for page, _ in optional_listed) == sorted(set(chapters) - set(page for page, _ in core_listed))
+    for page, minutes in core_listed + optional_listed:
+        assert minutes == teachers_page.minutes((DOCS / f"{page}.md").read_text(encoding="utf-8")), page
+    stated = " ".join(re.sub(r"<[^>]+>", " ", listed).split())
+    assert (f"at {teachers_page.READING_SPEED} words a minute, plus {teachers_page.MINUTES_PER_BLOCK} minutes per "
+            f"runnable block, {teachers_page.MINUTES_PER_FIGURE} per figure and {teachers_page.MINUTES_PER_EXERCISE} "
+            "per exercise") in stated
 
 
 def test_the_count_leaves_out_what_a_reader_does_not_see_unopened():
