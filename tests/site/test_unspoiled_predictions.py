@@ -3,7 +3,9 @@
 What it is: Chromium tests, read as a reader reads. For every prediction of every page, the block it is
 about (the next runnable block in its section) shows no number equal to the answer, and for a question
 with choices no output at all, until the reader answers or presses "Show me"; then that block's
-output is shown. With JavaScript off, such an output sits behind "Show the lesson's output".
+output is shown. A figure a prediction is about (the next one in its section) reads out no number
+equal to a numeric answer. With JavaScript off, such an output sits behind "Show the lesson's
+output".
 What it is not: a test of the answers (tests/article/test_predictions.py) or of the lesson's output in
 general (test_lesson_output.py).
 """
@@ -12,7 +14,7 @@ import re
 
 from playwright.sync_api import expect
 
-from helpers import REPO, open_boxes_around, open_lesson
+from helpers import REPO, open_boxes_around, open_lesson, settled
 from lesson_pages import LEARNER_PAGES
 from prediction_answers import answered
 
@@ -21,18 +23,19 @@ LABEL = "Output of the lesson's code"
 FOLD = "Show the lesson's output"
 NUMBER = re.compile(r"[-−]?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
 
-# For each prediction of the page, in page order: its id, and the index among the page's blocks of the block it
-# is about (the first runnable block after it, before the next heading), or -1 if it asks about none.
-ABOUT = """() => {
-  const all = [...document.querySelectorAll("article h1, article h2, article h3, article div.runnable, "
+# For each prediction of the page, in page order: its id, and the index among the page's blocks (or figures) of
+# the block (figure) it is about, the first one after it before the next heading, or -1 if it asks about none.
+ABOUT = """(kind) => {
+  const all = [...document.querySelectorAll(`article h1, article h2, article h3, article ${kind}, `
                                             + "article div.prediction[data-prediction]")];
-  const blocks = all.filter((element) => element.matches("div.runnable"));
+  const things = all.filter((element) => element.matches(kind));
   return all.flatMap((element, index) => {
     if (!element.matches("div.prediction")) return [];
     const next = all.slice(index + 1).find((later) => !later.matches("div.prediction"));
-    return [[element.dataset.prediction, next?.matches("div.runnable") ? blocks.indexOf(next) : -1]];
+    return [[element.dataset.prediction, next?.matches(kind) ? things.indexOf(next) : -1]];
   });
 }"""
+BLOCKS, FIGURES = "div.runnable", "[data-widget]"
 
 
 def paths():
@@ -60,7 +63,7 @@ def test_no_block_shows_a_predictions_answer_before_it_is_answered(page, site_ur
     checked = []
     for path in paths():
         open_lesson(page, site_url, path)
-        about = [(identifier, index) for identifier, index in page.evaluate(ABOUT) if index >= 0]
+        about = [(identifier, index) for identifier, index in page.evaluate(ABOUT, BLOCKS) if index >= 0]
         for identifier, index in about:
             open_boxes_around(page.locator(f'div.prediction[data-prediction="{identifier}"]'))
             shown = lesson_output(page, index).inner_text()   # the text as rendered: not a closed <details>
@@ -75,6 +78,23 @@ def test_no_block_shows_a_predictions_answer_before_it_is_answered(page, site_ur
             expect(group.locator(".runnable__output")).to_be_visible()
     # the home page's first run, the engine's edges and the network's 17 parameters, at least
     assert {"first-run-y", "edge-count", "parameter-count", "hand-check-w-grad"} <= set(checked), checked
+
+
+def test_no_figure_shows_a_numeric_answer_before_it_is_answered(page, site_url):
+    checked = []
+    for path in paths():
+        open_lesson(page, site_url, path)
+        for identifier, index in page.evaluate(ABOUT, FIGURES):
+            if index < 0 or PREDICTIONS[identifier]["kind"] != "number":
+                continue
+            figure = page.locator(FIGURES).nth(index)
+            open_boxes_around(figure)
+            figure.scroll_into_view_if_needed()
+            readouts = settled(figure).locator("[data-readout]").all_inner_texts()
+            shown = " ".join(text for text in readouts if NUMBER.fullmatch(text.strip()))  # the numbers it reads out
+            assert not gives_away(PREDICTIONS[identifier], shown), (path, identifier, shown)
+            checked.append(identifier)
+    assert {"secant-slope", "mystery-turns"} <= set(checked), checked
 
 
 def test_an_answer_checked_unfolds_the_output_and_clearing_folds_it_again(page, site_url):
