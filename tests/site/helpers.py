@@ -284,6 +284,14 @@ def open_boxes_around(locator):
                      "if (!box.open) box.querySelector(':scope > summary').click(); }")
 
 
+def open_boxes(page):
+    """Open every closed <details> of the article ("Go deeper" boxes, folded outputs, answers) as a reader
+    clicks them, a box before what it holds; with JavaScript off too."""
+    for summary in page.locator("article details > summary").all():
+        if summary.is_visible() and summary.locator("xpath=..").get_attribute("open") is None:
+            summary.click()
+
+
 def run_block(block_locator, timeout=PYTHON_TIMEOUT_MS):
     """Open the boxes around the block, press its Run button, wait for that run to finish and return the output text."""
     before = run_count(block_locator)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import block, blocks, cpython_outputs, open_lesson, output_text, run_block, runnable_sources
+from helpers import block, blocks, cpython_outputs, open_boxes, open_lesson, output_text, run_block, runnable_sources
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 RUNNABLE_FENCE = re.compile(r"^```runnable\b", flags=re.M)
@@ -68,6 +68,7 @@ def assert_all_blocks_done(page, expected):
 def test_blocks_run_in_page_order(page, site_url, path, expected_outputs, page_errors):
     expected = expected_outputs[path]
     open_lesson(page, site_url, path)
+    open_boxes(page)                 # blocks in a "Go deeper" box count too
     for number in range(1, len(expected) + 1):
         run_block(block(page, number))
     assert_all_blocks_done(page, expected)
@@ -78,6 +79,7 @@ def test_blocks_run_in_page_order(page, site_url, path, expected_outputs, page_e
 def test_last_block_first_runs_the_earlier_ones(page, site_url, path, expected_outputs, page_errors):
     expected = expected_outputs[path]
     open_lesson(page, site_url, path)
+    open_boxes(page)                 # blocks in a "Go deeper" box count too
     run_block(block(page, len(expected)))
     assert_all_blocks_done(page, expected)
     assert page_errors == []

@@ -12,7 +12,7 @@ What it is not: a check that Pyodide prints what CPython prints (test_article_bl
 import pytest
 from playwright.sync_api import expect
 
-from helpers import (block, cpython_outputs, open_lesson, output_text, pages_with_blocks, press, python_state,
+from helpers import (block, cpython_outputs, open_boxes, open_lesson, output_text, pages_with_blocks, press, python_state,
                      run_block, runnable_sources, set_code, wait_blocks_mounted)
 
 LABEL = "Output of the lesson's code"
@@ -29,14 +29,6 @@ def chapter(built_site):
     outputs = cpython_outputs(sources[path])
     assert all(ok for ok, _ in outputs), "a lesson block fails under CPython"
     return path, [text for _, text in outputs]
-
-
-def open_boxes(page):
-    """Open every closed <details> of the article ("Go deeper" boxes, folded outputs) as a reader clicks them,
-    a box before what it holds; with JavaScript off too."""
-    for summary in page.locator("article details > summary").all():
-        if summary.is_visible() and summary.locator("xpath=..").get_attribute("open") is None:
-            summary.click()
 
 
 def lesson_output(scope):
