@@ -103,3 +103,12 @@ def test_the_check_sees_a_use_before_the_definition():
     text = prose("The loss goes down.\n\nThe *loss* is a number.\n\n## A *gradient*\n\n`gradient` $g$")
     assert first_use(text, TERMS["loss"]) == ("The loss goes down.", False)
     assert first_use(text, TERMS["gradient"]) is None
+
+
+def test_the_neuron_tables_gradient_fields_say_of_what():
+    """"Gradient of w₁" in "A neuron by hand" (of what?): the prose before the figure says it is ∂t/∂w₁."""
+    from tutor_sources import FIGURE_MODELS, module_constants
+    labels = dict(module_constants(FIGURE_MODELS / "neuron_by_hand.py")["FIELDS"])
+    training = (CORE_PATH[0].parent / "training.md").read_text(encoding="utf-8")
+    before = training[:training.index('<div data-widget="neuron_by_hand">')].split("\n\n")[-2]
+    assert f'"{labels["w1"]}" means $\\partial t / \\partial w_1$' in before, before
