@@ -44,3 +44,6 @@ def not_in_nav():
 
 CHAPTERS = [DOCS / name for name in nav_pages() if name not in TEACHERS_PAGES]
 LEARNER_PAGES = sorted(path for path in DOCS.glob("*.md") if path.name not in TEACHERS_PAGES)
+# The core path the home page names (issue #35): what a first-time reader reads in order; the other chapters are optional.
+CORE_PATH = [DOCS / name for name in ("index.md", "derivatives.md", "loss-and-gradient.md", "backpropagation.md",
+                                      "engine.md", "training.md")]

@@ -64,7 +64,7 @@ FIGURE_PLACEHOLDER = re.compile(r'<div[^>]*\sdata-widget="(?P<name>\w+)"[^>]*>\s
 MARKDOWN_LINK = re.compile(r"(?P<start>\]\()(?P<target>[^)\s]+)")
 HTML_LINK = re.compile(r'(?P<start>\s(?:href|src)=")(?P<target>[^"]+)')
 HEADING = re.compile(r"^# \S")
-MATERIAL_NOTE = re.compile(r'^(?:\?\?\?\+?|!!!) +(?P<kind>\w+)(?: +"(?P<title>[^"]*)")? *\n'
+MATERIAL_NOTE = re.compile(r'^(?:\?\?\?\+?|!!!) +(?P<kind>\w+)(?: +[\w-]+)*(?: +"(?P<title>[^"]*)")? *\n'
                            r"(?P<body>(?:(?: {4}.*)?\n)*)", re.M)
 
 notebooks = {}        # chapter name -> notebook JSON text, collected while the pages render
@@ -146,7 +146,7 @@ def notebook_cells(text, page, config, files):
 
 
 def unfolded_notes(text):
-    """Material notes (`??? note "Title"`, `!!! note`) as plain Markdown, which notebooks can show:
+    """Material notes (`??? note "Title"`, `??? note go-deeper "Title"`, `!!! note`) as plain Markdown, which notebooks can show:
     the title in bold, then the note's text without its indentation."""
     return MATERIAL_NOTE.sub(lambda note: f"**{note['title'] or note['kind'].capitalize()}**\n\n"
                              + re.sub(r"^ {4}", "", note["body"], flags=re.M), text)

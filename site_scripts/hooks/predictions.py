@@ -16,6 +16,7 @@ engine and the page's own blocks).
 """
 import html
 import json
+import re
 from pathlib import Path
 
 import markdown
@@ -25,6 +26,8 @@ from prediction_answers import (PLACEHOLDER, PREDICTIONS_FILE, PredictionError, 
                                 answered_in_child, this_build as predictions)
 
 ANSWER_SUMMARY = "Answer"
+# Inside a "Go deeper" box Markdown wraps the placeholder in a paragraph, which may not hold a <div>.
+IN_PARAGRAPH = re.compile(r"<p>\s*(" + PLACEHOLDER.pattern + r")\s*</p>")
 
 used_on = {}       # id -> the page that holds it
 
@@ -57,7 +60,7 @@ def on_page_content(content, page, config, files):
         used_on[identifier] = page.file.src_uri
         return prediction_html(predictions[identifier])
 
-    return PLACEHOLDER.sub(question, content)
+    return PLACEHOLDER.sub(question, IN_PARAGRAPH.sub(r"\1", content))
 
 
 def on_post_build(config, **kwargs):

@@ -19,7 +19,10 @@ blocks in page order in one namespace, as the page does, under CPython with the 
 runner (tutor.runtime.runner, through block_outputs.py: one process for the whole build, started in
 on_env), and puts the output into the block (on_post_page) in a group labelled LESSON_OUTPUT_LABEL with a caption
 saying where it comes from. It is there with JavaScript off, in print and while Python starts;
-block.mjs hides it once the reader runs or edits the block (a saved edit included).
+block.mjs hides it once the reader runs or edits the block (a saved edit included). When the page asks
+a prediction between the previous block (or heading) and this one, the output would give the answer away: it is
+folded into a <details> LESSON_OUTPUT_FOLD (data-predictions: their ids), which predictions.mjs opens
+once every one of them is answered or shown.
 
 What it is not: the interactive part. site_scripts/browser/blocks/ (block.mjs) adds the editor, the buttons
 and the output in the browser; site_scripts/browser/exercises/exercises.mjs adds an exercise's Check,
@@ -46,6 +49,9 @@ REPO = Path(__file__).resolve().parents[2]
 RUN_INPUTS = [REPO / "engine" / "tinygrad.py", *sorted((REPO / "site_scripts" / "tutor").rglob("*.py"))]
 LESSON_OUTPUT_MARK = '<div class="runnable__lesson-output"></div>'   # filled in on_post_page
 LESSON_OUTPUT_LABEL = "Output of the lesson's code"
+LESSON_OUTPUT_FOLD = "Show the lesson's output"
+PREDICTION_OPENING = re.compile(r'<div class="prediction" data-prediction="(?P<id>[^"]*)"')  # predictions.py's
+HEADING = re.compile(r"<h[1-6][ >]")
 LESSON_OUTPUT_CAPTION = ("Output of the lesson's code, computed when this page was built. "
                          "Run the block to compute it in your browser.")
 BLOCK_OPENING = re.compile(r'<div class="runnable"(?: data-title="(?P<title>[^"]*)")?(?: data-exercise="(?P<exercise>[^"]*)")? '
@@ -181,15 +187,23 @@ def on_post_page(output, page, config):
     if len(parts) - 1 != len(outputs):
         raise PluginError(f"runnable_fence.py: {page.file.src_uri} has {len(parts) - 1} blocks on the page "
                           f"but {len(outputs)} were run")
-    return parts[0] + "".join(lesson_output_html(block_output) + part
-                              for block_output, part in zip(outputs, parts[1:]))
+    # parts[n] runs from block n - 1's output to block n's: block n's predictions are those of it
+    # after the last heading (one asked in an earlier section is about something else)
+    asked = [PREDICTION_OPENING.findall(HEADING.split(part)[-1]) for part in parts[:-1]]
+    return parts[0] + "".join(lesson_output_html(block_output, predictions) + part
+                              for block_output, predictions, part in zip(outputs, asked, parts[1:]))
 
 
-def lesson_output_html(block_output):
-    """The lesson's output of one block: a labelled group with its caption and the text, stream by stream."""
+def lesson_output_html(block_output, predictions=()):
+    """The lesson's output of one block: a labelled group with its caption and the text, stream by stream,
+    folded in a <details> when `predictions` (ids) ask about it."""
     pieces = "".join(f'<span class="runnable__{stream}">{html.escape(text, quote=False)}</span>'
                      for stream, text in block_output["pieces"] if stream in SHOWN_STREAMS)
     text = pieces or '<span class="runnable__note">(The code prints nothing.)</span>'
+    shown = (f'<p class="runnable__lesson-caption">{LESSON_OUTPUT_CAPTION}</p>'
+             f'<div class="runnable__output">{text}</div>')
+    if predictions:
+        shown = (f'<details class="runnable__lesson-fold" data-predictions="{html.escape(" ".join(predictions))}">'
+                 f'<summary>{LESSON_OUTPUT_FOLD}</summary>{shown}</details>')
     return (f'<div class="runnable__lesson-output" role="group" aria-label="{LESSON_OUTPUT_LABEL}" '
-            f'data-search-exclude><p class="runnable__lesson-caption">{LESSON_OUTPUT_CAPTION}</p>'
-            f'<div class="runnable__output">{text}</div></div>')
+            f'data-search-exclude>{shown}</div>')

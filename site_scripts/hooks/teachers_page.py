@@ -13,6 +13,8 @@ Markdown before it is rendered:
                          from docs/teachers-questions.yml (QUESTIONS_FILE, kept out of the site; the tests
                          recompute every number in it);
   [[figures PAGE.md]]    how many figures docs/PAGE.md holds, in words: "one figure", "three figures";
+  [[rule NAME]]          a number of the minutes' rule, so a page can state it (the home page does):
+                         reading (READING_SPEED), block, figure, exercise (MINUTES_PER_...);
 and, after the build, in the built page (the sizes are only known then):
   [[megabytes python]]   the files Python needs to start on a page (Pyodide, the start-up snapshot, the
                          wheels: PYTHON_FILES), in megabytes of 10^6 bytes with one decimal;
@@ -35,7 +37,7 @@ import runnable_fence
 from docs_data import kept_out, read_yaml
 from tutor_sources import EXERCISES
 
-MARKER = re.compile(r"\[\[(?P<kind>solution|minutes|exit-questions|figures) (?P<name>[^\]\s]+)\]\]")
+MARKER = re.compile(r"\[\[(?P<kind>solution|minutes|exit-questions|figures|rule) (?P<name>[^\]\s]+)\]\]")
 SIZE_MARKER = re.compile(r"\[\[megabytes (?P<name>python|offline)\]\]")
 QUESTIONS_FILE = "teachers-questions.yml"  # inside docs_dir
 PYTHON_FILES = ("assets/vendor/pyodide/", "assets/snapshot/", "assets/wheels/")  # what a page's first run downloads besides the page
@@ -43,6 +45,8 @@ READING_SPEED = 120            # words of prose a minute, for text with formulas
 MINUTES_PER_BLOCK = 2          # a runnable block that is not an exercise: predict, run, read the output
 MINUTES_PER_FIGURE = 5
 MINUTES_PER_EXERCISE = 10
+RULE = {"reading": READING_SPEED, "block": MINUTES_PER_BLOCK, "figure": MINUTES_PER_FIGURE,
+        "exercise": MINUTES_PER_EXERCISE}
 FENCE = re.compile(r"^```(?P<info>[^\n]*)\n.*?^```\s*$", flags=re.M | re.S)
 DISPLAY_MATH = re.compile(r"\$\$.*?\$\$", flags=re.S)
 HTML_TAG = re.compile(r"<[^>]*>")
@@ -133,6 +137,10 @@ def on_page_markdown(markdown, page, config, files):
             if match["name"] not in questions:
                 raise PluginError(f"teachers_page: [[exit-questions {match['name']}]]: {QUESTIONS_FILE} has no such chapter")
             return questions_markdown(questions[match["name"]])
+        if match["kind"] == "rule":
+            if match["name"] not in RULE:
+                raise PluginError(f"teachers_page: [[rule {match['name']}]]: the rule's numbers are {', '.join(RULE)}")
+            return str(RULE[match["name"]])
         chapter = docs / match["name"]
         if chapter.suffix != ".md" or not chapter.is_file():
             raise PluginError(f"teachers_page: [[{match['kind']} {match['name']}]] names no page of {docs}")

@@ -278,9 +278,24 @@ def run_count(block_locator):
     return int(block_locator.get_attribute("data-runs") or 0)
 
 
+def open_boxes_around(locator):
+    """Open the closed boxes ("Go deeper: ...", a <details>) that hold `locator`, as a reader clicks them open."""
+    locator.evaluate("element => { for (let box = element.closest('details'); box; box = box.parentElement.closest('details')) "
+                     "if (!box.open) box.querySelector(':scope > summary').click(); }")
+
+
+def open_boxes(page):
+    """Open every closed <details> of the article ("Go deeper" boxes, folded outputs, answers) as a reader
+    clicks them, a box before what it holds; with JavaScript off too."""
+    for summary in page.locator("article details > summary").all():
+        if summary.is_visible() and summary.locator("xpath=..").get_attribute("open") is None:
+            summary.click()
+
+
 def run_block(block_locator, timeout=PYTHON_TIMEOUT_MS):
-    """Press the block's Run button, wait for that run to finish and return the output text."""
+    """Open the boxes around the block, press its Run button, wait for that run to finish and return the output text."""
     before = run_count(block_locator)
+    open_boxes_around(block_locator)
     block_locator.get_by_role("button", name="Run", exact=True).click()
     wait_run_finished(block_locator, before, timeout)
     return output_text(block_locator)

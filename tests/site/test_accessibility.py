@@ -150,6 +150,11 @@ def check_keyboard_use(page):
     """Tab reaches every control of the page's blocks and figures with a visible outline; Enter
     runs a block, End moves a slider, arrow keys change a radio choice."""
     where = page.url
+    for summary in page.locator("article details.go-deeper > summary").all():  # a "Go deeper" box opens with Enter
+        if summary.locator("xpath=..").get_attribute("open") is None:
+            summary.focus()
+            page.keyboard.press("Enter")
+            expect(summary.locator("xpath=..")).to_have_attribute("open", "")
     if page.locator(".runnable").count():    # Enter on the first Run button runs the block
         focus_by_tab(page, "Run")
         page.keyboard.press("Enter")

@@ -25,7 +25,7 @@ CHAPTER = "build-your-own/"
 STEPS = ["own_value", "own_operators", "own_power_tanh", "own_order", "own_backward", "own_divide_exp",
          "own_network"]
 SOLUTIONS = [importlib.import_module(f"tutor.exercises.{name}").SOLUTION for name in STEPS]
-TANGENT = "Tangent slope 2x (backward)"
+TANGENT = "Tangent slope 2x"
 
 
 def step_block(page, number):

@@ -36,7 +36,7 @@ FORGETFUL_BACKWARD = ORIGINAL.replace(ACCUMULATING, "parent.grad = node.grad * d
 EDITOR = "Engine editor: tinygrad.py, the engine"
 HAND_CALCULATION = "The engine against the hand calculation"
 PATHS_LINE = "d(a*a + a)/da at a = 3:"
-TANGENT = "Tangent slope 2x (backward)"
+TANGENT = "Tangent slope 2x"
 EXPERIMENT = "a·a + a with the engine in use"
 SHORT_WINDOW = {"width": 1280, "height": 400}  # the editor page's blocks stay far from view: Python does not start
 BACKWARD = "    def backward(self):\n"

@@ -2,8 +2,8 @@
 
 What it is: Chromium tests of the output the build writes into each block (site_scripts/hooks/
 runnable_fence.py, computed by tutor.runtime.runner under CPython) and of how block.mjs treats it. With
-JavaScript off, on screen and in print, each block of a chapter shows a group "Output of the lesson's
-code" holding what CPython prints for that block when the page's blocks run in order, with a caption
+JavaScript off, on screen (once its "Go deeper" box and its fold, if any, are opened) and in print,
+each block of a chapter shows a group "Output of the lesson's code" holding what CPython prints for that block when the page's blocks run in order, with a caption
 that says where it comes from. With JavaScript on it is there while Python has not started; running a
 block (and the earlier blocks it runs first) replaces it with the block's own output, editing the code
 hides it, a saved edit keeps it hidden after a reload, and Reset brings it back.
@@ -12,7 +12,7 @@ What it is not: a check that Pyodide prints what CPython prints (test_article_bl
 import pytest
 from playwright.sync_api import expect
 
-from helpers import (block, cpython_outputs, open_lesson, output_text, pages_with_blocks, press, python_state,
+from helpers import (block, cpython_outputs, open_boxes, open_lesson, output_text, pages_with_blocks, press, python_state,
                      run_block, runnable_sources, set_code, wait_blocks_mounted)
 
 LABEL = "Output of the lesson's code"
@@ -48,6 +48,8 @@ def test_each_block_shows_its_output_with_javascript_off(browser, site_url, chap
         page = context.new_page()
         page.emulate_media(media=media)
         page.goto(site_url + path)
+        if media == "screen":  # a reader opens the "Go deeper" boxes and the outputs folded for a prediction
+            open_boxes(page)
         groups = lesson_output(page)
         expect(groups).to_have_count(len(expected))
         for number, text in enumerate(expected):
@@ -62,6 +64,7 @@ def test_each_block_shows_its_output_with_javascript_off(browser, site_url, chap
 def test_run_replaces_it_edit_hides_it_reset_brings_it_back(page, site_url, chapter):
     path, expected = chapter
     open_lesson(page, site_url, path)
+    open_boxes(page)                                  # blocks in a "Go deeper" box count too
     first, second, third = block(page, 1), block(page, 2), block(page, 3)
     for number, shown in enumerate((first, second, third)):
         expect(lesson_output(shown)).to_be_visible()
@@ -82,6 +85,7 @@ def test_run_replaces_it_edit_hides_it_reset_brings_it_back(page, site_url, chap
     expect(lesson_output(third)).to_be_hidden()
     page.reload()                                     # the saved edit comes back: still no lesson output
     wait_blocks_mounted(page)
+    open_boxes(page)
     expect(lesson_output(block(page, 3))).to_be_hidden()
     expect(lesson_output(block(page, 2))).to_be_visible()
     press(block(page, 3), "Reset")

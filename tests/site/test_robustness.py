@@ -426,7 +426,7 @@ def test_restart_python_rebuilds_a_broken_engine(page, site_url, lesson_path, pa
 CLOBBER = ("import tutor.runtime.output as output, tutor.runtime.runner as runner, tutor.runtime.page_calls as calls\n"
            "output.Output = runner.fresh_namespace = calls.allowed_function = calls.call = None\n"
            "kept = 'from the clobbering block'")
-SECANT, POSITION, TANGENT = "Secant and tangent", "Position x", "Tangent slope 2x (backward)"
+SECANT, POSITION, TANGENT = "Secant and tangent", "Position x", "Tangent slope 2x"
 
 
 def test_a_block_that_clobbers_the_runtime_breaks_nothing_and_a_restart_replays_the_code_shown(page, site_url,

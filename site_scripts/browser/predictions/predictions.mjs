@@ -9,7 +9,9 @@
 // afresh, on the next visit; input that is not a number gets a plain message and changes nothing
 // saved. A prediction about a block (data-check "observe", such as "x.grad") reads that name in the
 // page's namespace once the reader's run of the next block has ended (tutor.predictions.observed,
-// through runtime.call) and says whether it confirms the answer. The predictions go into the page
+// through runtime.call) and says whether it confirms the answer. A block output the build folded because
+// predictions ask about it (details.runnable__lesson-fold) opens once each of them is answered or shown,
+// and folds again when the reader clears their work. The predictions go into the page
 // object (page.predictions), which "Clear my saved edits" uses. Mounting a page twice does nothing more,
 // like mountBlocks, so document$ can call it after every navigation.
 // What it is not: the answers (computed at build time with the engine) or Python (runtime.mjs).
@@ -24,6 +26,20 @@ export function mountPredictions(page) {
   page.require("blocks", "mountPredictions");
   page.predictions = [...page.root.querySelectorAll("div.prediction[data-prediction]")]
     .map((element) => new Prediction(element, page));
+  unfoldAnswered(page);
+}
+
+/** The folded lesson outputs of `page` (the build's details.runnable__lesson-fold), with the ids they wait for. */
+function folds(page) {
+  return [...page.root.querySelectorAll("details.runnable__lesson-fold[data-predictions]")]
+    .map((fold) => ({ fold, ids: fold.dataset.predictions.split(" ") }));
+}
+
+/** Open each folded lesson output whose predictions are all answered or shown (the reader may open one sooner). */
+function unfoldAnswered(page) {
+  if (!page.predictions) return; // still mounting: mountPredictions calls it once all are there
+  const settled = new Set(page.predictions.filter((prediction) => prediction.settled).map((prediction) => prediction.id));
+  for (const { fold, ids } of folds(page)) if (ids.every((id) => settled.has(id))) fold.open = true;
 }
 
 /** The block a prediction is about: the first block of `page` after `element`, or null. */
@@ -75,6 +91,11 @@ class Prediction {
 
     this.restore();
     if (this.check.observe) this.watchBlock();
+  }
+
+  /** Answered (checked, right or not) or shown: what the page asked about may now be seen. */
+  get settled() {
+    return this.revealed || (this.saved?.answer ?? "") !== "";
   }
 
   buildNumberField(form, question) {
@@ -145,6 +166,7 @@ class Prediction {
                    revealed: this.revealed };
     const stored = savePrediction(this.id, this.saved);
     this.showVerdict(verdict, stored);
+    unfoldAnswered(this.page);
     if (verdict.correct) this.answer.hidden = false; // the reason, now that it is theirs
   }
 
@@ -174,6 +196,7 @@ class Prediction {
     this.showButton.disabled = true;
     this.saved = { ...this.saved, answer: this.saved?.answer ?? "", correct: this.saved?.correct ?? false, revealed: true };
     savePrediction(this.id, this.saved);
+    unfoldAnswered(this.page);
   }
 
   /** The reader's saved answer, back in the field and judged again (the lesson may have changed since). */
@@ -208,6 +231,7 @@ class Prediction {
     this.answer.hidden = true;
     this.showButton.disabled = false;
     this.confirmation.hidden = true;
+    for (const { fold, ids } of folds(this.page)) if (ids.includes(this.id)) fold.open = false;
   }
 
   /** After each run of the next block that ends well, read `observe` in the page's namespace. */

@@ -20,7 +20,7 @@ export function mountView(figure) {
     figure.draw(svg);
     figure.readouts([
       ["Secant slope (f(x + h) − f(x)) / h", state.secant_slope_text],
-      ["Tangent slope 2x (backward)", state.tangent_slope_text],
+      ["Tangent slope 2x", state.tangent_slope_text],
       ["Secant minus tangent", state.difference_text],
     ]);
     figure.describe(`At x = ${state.x_text} with h = ${state.h_text}: secant slope ${state.secant_slope_text}, `
