@@ -38,6 +38,7 @@ from helpers import PYTHON_TIMEOUT_MS, REPO, cpython_outputs, lesson_with_blocks
 from prediction_answers import answered
 from test_figures import TITLES, figure_page
 from test_hosting import lesson_pages
+from test_untrusted_storage import POISON_FROM_PAGE
 from test_predictions_in_browser import plain
 from sample_work_files import DROP_FILES, expected_counts, generated_work, lesson_map, row_text
 
@@ -59,15 +60,7 @@ ENGINE = {
 # page itself (standing in for a Python that still had it) rewrites a cached lesson page, which is never served.
 UNTRUSTED = {"code": "import js; print(js.caches)", "refusal": "Python in this lesson has no access to the site's storage",
              "target": "your-work/", "marker": "POISONED-BY-A-BLOCK"}
-POISON_CACHED_PAGE = """return (async (target, marker) => {
-  const root = new URL("./", navigator.serviceWorker.controller.scriptURL);
-  const text = await (await fetch(new URL("service-worker.js", root))).text();
-  const build = JSON.parse(text.match(/const BUILD = (\\{.*?\\n\\});/s)[1]);
-  const cache = await caches.open(`lesson-offline ${root.pathname} ${build.version}`);
-  const key = new URL(target + "index.html", root).href + "?sri=" + encodeURIComponent(build.files[target + "index.html"]);
-  await cache.put(key, new Response(`<h1>${marker}</h1>`, { headers: { "Content-Type": "text/html" } }));
-  return (await cache.match(key)) !== undefined;
-})(arguments[0], arguments[1]);"""
+POISON_CACHED_PAGE = f"return ({POISON_FROM_PAGE})([arguments[0], arguments[1]]);"  # as WebDriver runs a script
 CLASS = {"page": "class-overview/", "learners": ["Kim", "Lou"], "bad": ["notes.json", "not a work file"],
          "refusal": "notes.json: This is not a work file: its text is not JSON."}
 # A checked prediction: on `page`, the one with `id` (docs/predictions.yml), answered first with the value of

@@ -105,6 +105,21 @@ def needs(*checks):
     return mark
 
 
+def checked_again(namespace, name, check_at, source, **numbers):
+    """check_at on the reader's block, then on the block run again with `numbers`: a number typed in for `name`
+    stays the same there and is named (`source` says what to compute it from)."""
+    check_at(namespace)
+    again = run_again(namespace, **numbers)
+    told = ", ".join(f"{key} = {value!r}" for key, value in numbers.items())
+    if number(again, name) == number(namespace, name):
+        raise NotYet(f"`{name}` stays {number(namespace, name)!r} when the checks run your block again with "
+                     f"{told}: compute it from {source}, not as a number typed in.")
+    try:
+        check_at(again)
+    except NotYet as problem:
+        raise NotYet(f"Your block, run again with {told}: {problem}") from None
+
+
 def run_again(namespace, **numbers):
     """A copy of `namespace` in which the exercise's block ran once more, with each top-level line that sets one of
     `numbers` to a literal (`x = 2.0`, `x, y = 3.0, 10.0`, `points = [(0, 1), ...]`) setting it to the value given."""

@@ -6,7 +6,7 @@ contribution of every path, and must arrive at dq/dx = 3·x²; the checks run th
 so that a number typed in instead of computed does not pass.
 What it is not: the starter code, which lives in the chapter's Markdown.
 """
-from . import NotYet, close, needs, number, run_again, run_checks
+from . import NotYet, checked_again, close, needs, number, run_checks
 
 OTHER_X = 3.0  # the checks also run the block at this x, so that a number typed in does not pass
 
@@ -54,16 +54,8 @@ def input_gradient_at(namespace):
 
 def at_another_x(namespace, name, check_at):
     """check_at on the reader's block, then on the block run again at another x: a number typed in stays."""
-    check_at(namespace)
     other = OTHER_X if number(namespace, "x") != OTHER_X else -OTHER_X
-    again = run_again(namespace, x=other)
-    if number(again, name) == number(namespace, name):
-        raise NotYet(f"`{name}` stays {number(namespace, name)!r} when the checks run your block again with "
-                     f"x = {other!r}: compute it from x and the values of the block, not as a number typed in.")
-    try:
-        check_at(again)
-    except NotYet as problem:
-        raise NotYet(f"Your block, run again with x = {other!r}: {problem}") from None
+    checked_again(namespace, name, check_at, "x and the values of the block", x=other)
 
 
 def square_gradient(namespace):

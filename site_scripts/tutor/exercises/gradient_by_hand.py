@@ -6,7 +6,7 @@ dL/de, dL/dw and dL/db of L = (w·x + b − y)² with plain floats; the block th
 The checks run the block again with other numbers, so that a number typed in does not pass.
 What it is not: the starter code, which lives in the chapter's Markdown.
 """
-from . import NotYet, close, needs, number, run_again, run_checks
+from . import NotYet, checked_again, close, needs, number, run_checks
 
 # The checks also run the block with these numbers, so that a number typed in instead of computed does not pass.
 OTHER_NUMBERS = {"x": -2.0, "y": 1.0, "w": 0.5, "b": 0.25}
@@ -73,16 +73,7 @@ def bias_gradient_at(namespace):
 
 def with_other_numbers(namespace, name, check_at):
     """check_at on the reader's block, then on the block run again with another example and parameters."""
-    check_at(namespace)
-    again = run_again(namespace, **OTHER_NUMBERS)
-    told = ", ".join(f"{key} = {value!r}" for key, value in OTHER_NUMBERS.items())
-    if number(again, name) == number(namespace, name):
-        raise NotYet(f"`{name}` stays {number(namespace, name)!r} when the checks run your block again with "
-                     f"{told}: compute it from the error and x, not as a number typed in.")
-    try:
-        check_at(again)
-    except NotYet as problem:
-        raise NotYet(f"Your block, run again with {told}: {problem}") from None
+    checked_again(namespace, name, check_at, "the error and x", **OTHER_NUMBERS)
 
 
 def error_gradient(namespace):
