@@ -6,7 +6,9 @@ and forgets the edit, a saved edit made for an older version of the lesson is sh
 and the original to compare, "Clear my saved edits" asks first, says what it clears, offers "Download my
 work", clears only this page's edits unless the reader ticks more, and Cancel keeps everything; a browser that refuses
 storage (full, or turned off) still runs every block, and when two tabs edit the same block, each says
-so before it overwrites the other's saved edit and the reader chooses which version stays.
+so before it overwrites the other's saved edit and the reader chooses which version stays; nearly full
+storage never keeps a cut-off edit: select all, delete, then a paste too large to save keeps the edit
+from before (issue #39).
 
 What it is not: the running of blocks (test_blocks.py) or hostile code (test_robustness.py). The
 changed-lesson case is simulated by writing a saved edit with another fingerprint of the original.
@@ -222,6 +224,33 @@ def test_clear_my_saved_edits_asks_first_and_leaves_other_pages_and_other_work(p
     assert "lesson-edit:/engine/#1" not in after and editor_text(first) == original_code(first)
     open_lesson(page, site_url, "derivatives/")
     assert editor_text(block(page, 1)) == "print('kept on another page')"
+    assert page_errors == []
+
+
+# An init script: storage nearly full, refusing any item longer than 2,000 characters, as a quota would.
+NEARLY_FULL = """
+const setItem = Storage.prototype.setItem;
+Storage.prototype.setItem = function (key, value) {
+  if (String(key).length + String(value).length > 2000) throw new DOMException('full', 'QuotaExceededError');
+  return setItem.call(this, key, value);
+};
+"""
+
+
+def test_nearly_full_storage_keeps_the_last_whole_edit_not_a_cut_off_one(page, site_url, lesson_path, page_errors):
+    page.add_init_script(NEARLY_FULL)
+    open_lesson(page, site_url, lesson_path)
+    too_long = "# pasted, too long to save\n" + "x = 1\n" * 500
+    first, second = block(page, 1), block(page, 2)
+    kept = "# my own version\nprint('mine')"
+    set_code(first, kept)
+    set_code(first, too_long)  # select all, delete, paste
+    assert "cannot be saved" in page.get_by_role("status").filter(has_text="saved").text_content()
+    set_code(second, too_long)  # a block not edited before: the lesson's code, not an empty block
+
+    reload_lesson(page)
+    assert editor_text(block(page, 1)) == kept
+    assert editor_text(block(page, 2)) == original_code(block(page, 2))
     assert page_errors == []
 
 
