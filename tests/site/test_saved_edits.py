@@ -18,8 +18,8 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from helpers import (REFUSED_STORAGE, block, editor_text, open_lesson, open_editor, output_text, press, record_lesson_errors,
-                     run_block, set_code, wait_blocks_mounted)
+from helpers import (REFUSED_STORAGE, block, editor_text, open_lesson, open_editor, output_text, press, run_block,
+                     set_code, wait_blocks_mounted)
 from test_accessibility import serious_violations
 
 SAVED_EDIT_PREFIX = "lesson-edit:"
@@ -255,8 +255,7 @@ def test_nearly_full_storage_keeps_the_last_whole_edit_not_a_cut_off_one(page, s
 
 
 @pytest.mark.parametrize("failure", STORAGE_FAILURES, ids=lambda failure: failure.replace(" ", "-"))
-def test_storage_that_fails_does_not_break_the_page(page, site_url, lesson_path, failure):
-    lesson_errors = record_lesson_errors(page)
+def test_storage_that_fails_does_not_break_the_page(page, site_url, lesson_path, failure, page_errors):
     page.add_init_script(STORAGE_FAILURES[failure])
     open_lesson(page, site_url, lesson_path)
     first = block(page, 1)
@@ -269,4 +268,4 @@ def test_storage_that_fails_does_not_break_the_page(page, site_url, lesson_path,
     set_code(first, "print('edited again')")
     expect(clear_saved_edits(page)).to_have_text("Cleared your edits of 1 block on this page.")
     assert editor_text(first) == original_code(first) and output_text(first) == ""
-    assert lesson_errors == []
+    assert page_errors == []  # Material's scripts too (theme/material-storage.js)
