@@ -104,11 +104,6 @@ function showOfflineStatus() {
   if (line.textContent !== offlineText) line.textContent = offlineText;
 }
 
-// Only a reader who used Python pays for the offline copy of it (about 21 MB). The copy competes for the
-// processor and the disk with whatever the reader does next, so it waits for a quiet moment: on the
-// 2-core test machine a first visit's chapter switch right after the first result took 489 ms with the
-// copy running and 186 ms without (./dev.sh bench --only first_visit_switch --repeats 5).
-const COPY_AFTER_QUIET_MS = 2000;
 function sayOfflineStatus(status) {
   if (status.type === "precached") document.documentElement.dataset.offline = "ready";
   else delete document.documentElement.dataset.offline;
@@ -117,14 +112,20 @@ function sayOfflineStatus(status) {
 }
 
 // The copy may be gone while the page stays open (the reader cleared the site's data): asked again on each
-// page instant navigation shows and each time the tab comes back into view. No service worker: not saved.
+// page instant navigation shows and each time the tab comes back into view. No service worker (or none
+// allowed): not saved.
 async function askOfflineStatusAgain() {
-  const registration = await navigator.serviceWorker.getRegistration(SITE_ROOT.href);
+  const registration = await navigator.serviceWorker.getRegistration(SITE_ROOT.href).catch(() => null);
   const worker = navigator.serviceWorker.controller ?? registration?.active;
   if (worker) worker.postMessage({ type: "offline-status" });
   else if (!registration) sayOfflineStatus({ type: "not-precached" });
 }
 
+// Only a reader who used Python pays for the offline copy of it (about 21 MB). The copy competes for the
+// processor and the disk with whatever the reader does next, so it waits for a quiet moment: on the
+// 2-core test machine a first visit's chapter switch right after the first result took 489 ms with the
+// copy running and 186 ms without (./dev.sh bench --only first_visit_switch --repeats 5).
+const COPY_AFTER_QUIET_MS = 2000;
 function precacheOncePythonRan() {
   navigator.serviceWorker.addEventListener("message", ({ data }) => {
     if (data?.type in OFFLINE_TEXT) sayOfflineStatus(data);
