@@ -29,11 +29,12 @@ import io
 import linecache
 import sys
 import sysconfig
+import time
 import traceback
 import types
 from pathlib import Path
 
-from . import engine_trial
+from . import engine_expectations, engine_trial
 from .runtime.tracebacks import traceback_of
 
 ENGINE_MODULE = "tinygrad"
@@ -49,11 +50,28 @@ CHECKED_FILENAME = "tinygrad.py (your edit)"
 NEEDED_NAMES = ("Value", "MLP", "gradient_step", "train_line", "train_xor")
 NEEDED_VALUE_METHODS = ("backward", "tanh", "wrap")
 NEEDED_VALUE_ATTRIBUTES = ("data", "grad", "edges")
+# What each needed name is for, in the reader's terms: said for each name a refused engine lacks.
+MEANING = {
+    "Value": "Value(data, edges=()): a number that records the operations that produced it",
+    "MLP": "MLP(sizes, seed=42): a network such as MLP([2, 4, 1], seed=42), called on a list of inputs, "
+           "returning a list of Values, with parameters()",
+    "gradient_step": "gradient_step(parameters, learning_rate): p.data -= learning_rate * p.grad for each p",
+    "train_line": "train_line(steps=1000, learning_rate=0.05): fits a line, returns (w, b, loss)",
+    "train_xor": "train_xor(steps=1000, learning_rate=0.1): trains MLP([2, 4, 1], seed=42) on XOR, returns "
+                 "(predictions, loss)",
+    "Value.backward": "v.backward(): sets every grad of v's graph to 0, then fills each with d v / d that value",
+    "Value.tanh": "v.tanh(): a new Value, tanh of v's number, with the edge (v, 1 - tanh² of it)",
+    "Value.wrap": "Value.wrap(x), a static method: x itself if it is a Value, else the leaf Value(x)",
+    "Value.data": "v.data: the number a Value holds",
+    "Value.grad": "v.grad: the gradient backward() left there",
+    "Value.edges": "v.edges: the pairs (parent, local derivative) v was computed from, as given in "
+                   "Value(3, [(leaf, 1.5)]); () for a leaf",
+}
 # Lesson modules that stay when the engine is replaced: the package, this module, the trial and the
 # runtime the worker holds (tutor.runtime imports no engine). Every other tutor module may hold the
 # old engine's Value (holds_engine).
 RUNTIME_PACKAGE = "tutor.runtime"
-ENGINE_FREE = {"tutor", __name__, "tutor.engine_trial"}
+ENGINE_FREE = {"tutor", __name__, "tutor.engine_trial", "tutor.engine_expectations"}
 PAGE_CALLS = ("check",)  # what the page may call (tutor.runtime.page_calls)
 
 
@@ -65,6 +83,7 @@ def problems(source):
     except (SyntaxError, ValueError) as error:  # ValueError: a character compile() refuses
         return ("Your engine has a syntax error, so Python cannot read it:\n"
                 + "".join(traceback.format_exception_only(error)))
+    started = time.process_time()
     module = types.ModuleType(ENGINE_MODULE)
     module.__file__ = CHECKED_FILENAME
     captured = io.StringIO()  # what the engine prints at import is not the verdict
@@ -72,8 +91,7 @@ def problems(source):
         with contextlib.redirect_stdout(captured), contextlib.redirect_stderr(captured):
             exec(code, module.__dict__)  # noqa: S102 - the reader's engine, checked as an import would run it
     except KeyboardInterrupt:  # Stop the check, or its time limit, on a page that can interrupt Python
-        return ("The check was stopped while Python imported your engine. Does it run forever when it is "
-                "imported, for example in a loop at the top level?")
+        return stopped("to import your engine", started)
     except BaseException as error:  # noqa: BLE001 - SystemExit at import breaks the site just the same
         return "Importing your engine failed:\n" + engine_traceback(error)
     try:
@@ -86,18 +104,37 @@ def problems(source):
                 "Value(3, [(leaf, 1.5)])):\n" + engine_traceback(error))
     if missing:
         return (f"Your engine does not define {', '.join(missing)}, which the lesson's code blocks and "
-                "figures use. Put them back (Reset shows the original) and try again.")
+                "figures use:\n" + "".join(f"- {MEANING[name]}\n" for name in missing if name in MEANING)
+                + "Put them back (Reset shows the original) and try again.")
+    try:
+        with contextlib.redirect_stdout(captured), contextlib.redirect_stderr(captured):
+            unmet = engine_expectations.first_unmet(module)
+    except KeyboardInterrupt:
+        return stopped(f"{engine_expectations.trying} with your engine", started)
+    if unmet:
+        return ("Your engine defines the names the lesson uses, but does not do with them what the site "
+                f"expects:\n{unmet}\nReset shows the lesson's engine, which does.")
     try:
         with contextlib.redirect_stdout(captured), contextlib.redirect_stderr(captured):
             failure = engine_trial.first_failure(module, holds_engine)
     except KeyboardInterrupt:
-        return (f"The check was stopped while it tried {engine_trial.trying} with your engine. Does your engine "
-                "run forever there, for example in a loop of backward() that never ends?")
+        return stopped(f"{engine_trial.trying} with your engine", started)
     if failure:
         return (f"Your engine defines what the code blocks use, but {failure}\nThe figures, show() and the "
                 "exercises' checks run on your engine too: keep what they use (Reset shows the original) "
                 "and try again.")
     return ""
+
+
+def stopped(what, started):
+    """The verdict on a check stopped (by the reader, or by its time limit) while it tried `what`: where it was
+    and how long Python had worked, without guessing why: a loop that never ends, a slow engine or a busy
+    computer all end this way."""
+    worked = time.process_time() - started
+    return (f"The check was stopped while it tried {what}, after {worked:.1f} seconds of "
+            "Python's work on the check. \"Stop the check\" stops it, and so does its time limit; a loop that "
+            "never ends (at the top level, or in backward()) reaches that limit, and so can an engine that is much slower than "
+            "the lesson's, or a computer busy with other work. If your engine has no such loop there, try again.")
 
 
 def engine_traceback(error):

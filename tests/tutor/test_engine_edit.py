@@ -74,7 +74,7 @@ def test_exit_at_import_is_refused_not_obeyed():
 def test_a_check_stopped_at_import_says_so():
     # Stop the check (or its time limit) raises KeyboardInterrupt wherever Python is: here, at the import.
     problem = engine_edit.problems(ORIGINAL + "\nraise KeyboardInterrupt\n")
-    assert problem.startswith("The check was stopped while Python imported your engine")
+    assert problem.startswith("The check was stopped while it tried to import your engine, after ")
 
 
 def test_a_check_stopped_in_the_engines_backward_names_what_it_tried():
@@ -82,8 +82,9 @@ def test_a_check_stopped_in_the_engines_backward_names_what_it_tried():
     endless = ORIGINAL.replace("    def backward(self):\n", "    def backward(self):\n        raise KeyboardInterrupt\n", 1)
     assert endless != ORIGINAL
     problem = engine_edit.problems(endless)
-    assert re.match(r'The check was stopped while it tried the figure "[^"]+"', problem), problem
-    assert "importing" not in problem and "imported" not in problem
+    assert problem.startswith("The check was stopped while it tried Value(3, [(leaf, 1.5)]).backward() with your "
+                              "engine, after "), problem
+    assert "import" not in problem
     assert engine_edit.problems(ORIGINAL) == ""  # the engine in use and the figures are put back
 
 
