@@ -120,10 +120,30 @@ def problems(source):
     except KeyboardInterrupt:
         return stopped(f"{engine_trial.trying} with your engine", started)
     if failure:
-        return (f"Your engine defines what the code blocks use, but {failure}\nThe figures, show() and the "
+        return (f"Your engine defines the names the lesson uses, but {failure}\nThe figures, show() and the "
                 "exercises' checks run on your engine too: keep what they use (Reset shows the original) "
                 "and try again.")
     return ""
+
+
+def gradient_note(source):
+    """For an engine text the check accepted: how its gradients differ from a numerical estimate, in words
+    ("" when they agree). Such an engine is applied (breaking the gradients is the experiment of the page
+    "Edit the engine"), and the reader is told where its numbers part from the estimate."""
+    module = types.ModuleType(ENGINE_MODULE)
+    module.__file__ = CHECKED_FILENAME
+    try:
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            exec(compile(source, CHECKED_FILENAME, "exec"), module.__dict__)  # noqa: S102 - checked already
+            difference = engine_expectations.gradient_difference(module)
+    except KeyboardInterrupt:
+        raise
+    except Exception as error:  # noqa: BLE001 - the trial passed; a formula of its own that fails is said so
+        return f"Your engine's gradients could not be compared with a numerical estimate: {engine_traceback(error)}"
+    if not difference:
+        return ""
+    return (f"Your engine's gradients differ from a numerical estimate: {difference}. Every block and figure "
+            "now shows your engine's numbers, which are not the derivatives.")
 
 
 def stopped(what, started):
@@ -174,11 +194,12 @@ def keeps_its_edge(made, leaf):
 
 
 def check(source):
-    """The verdict on the engine text `source`: {"ok": bool, "problem": what is wrong, in words}."""
+    """The verdict on the engine text `source`: {"ok": bool, "problem": what is wrong, in words, "note": for
+    an engine that passes, how its gradients differ from a numerical estimate (gradient_note), else ""}."""
     if not isinstance(source, str):
         raise TypeError(f"check needs the engine's text, not {type(source).__name__}")
     problem = problems(source)
-    return {"ok": not problem, "problem": problem}
+    return {"ok": not problem, "problem": problem, "note": "" if problem else gradient_note(source)}
 
 
 def install(source):

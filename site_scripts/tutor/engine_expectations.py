@@ -60,8 +60,8 @@ def first_unmet(candidate):
     global trying
     trying = "nothing yet"
     filename = getattr(candidate, "__file__", None)
-    for expectation in (operators, distinct_values, edges_of_operations, backward_follows_edges,
-                        backward_zeroes_first, networks, quiet_freeing):
+    for expectation in (quiet_freeing, operators, distinct_values, edges_of_operations, backward_follows_edges,
+                        backward_zeroes_first, networks):
         try:
             expectation(candidate, filename)
         except Unmet as unmet:
@@ -214,10 +214,8 @@ def quiet_freeing(candidate, filename):
     raised = []
     hook, sys.unraisablehook = sys.unraisablehook, raised.append
     try:
-        value = candidate.Value(2)
-        del value
-        product = candidate.Value(2) * candidate.Value(3)
-        del product
+        attempt(QUIET_FREEING, "Value(3, [(Value(2), 1.5)])", lambda: candidate.Value(3, [(candidate.Value(2), 1.5)]),
+                filename)  # made and freed at once
     finally:
         sys.unraisablehook = hook
     if raised:
@@ -230,9 +228,9 @@ def quiet_freeing(candidate, filename):
 
 def gradient_difference(candidate, graphs=20, seed=0):
     """The first gradient of `candidate`'s backward() that differs from a central difference, in words, or "".
-    Tried on tanh alone at a few points and on `graphs` small random graphs of a, b and c (some used twice)."""
+    Tried on a * a + a (paths that meet), on tanh alone at a few points and on `graphs` small random graphs of a, b and c (some used twice)."""
     rng = random.Random(seed)
-    tried = [("tanh(a)", {"a": x}) for x in (-1.5, 0.5, 2.0)]
+    tried = [("a * a + a", {"a": 3.0})] + [("tanh(a)", {"a": x}) for x in (-1.5, 0.5, 2.0)]
     tried += [(random_formula(rng, 3), {name: round(rng.uniform(-2, 2), 2) for name in "abc"}) for _ in range(graphs)]
     for formula, point in tried:
         names = [name for name in "abc" if name in formula]
