@@ -3,8 +3,10 @@
 What it is: two jobs. `check(source)` checks a reader's edited tinygrad.py before the site switches
 to it: it compiles the text, runs it as a module of its own (never registered as `tinygrad`, so the
 engine in use is untouched), looks for the names the lesson's blocks import and the attributes the
-site reads on a Value, and then tries on it, once each, what the site itself will do with it
-(engine_trial.py): every figure's starting state and then each of its controls once, with small
+site reads on a Value (each missing one said with what it is for, MEANING), then asks what the site
+expects of them, in the reader's terms and with the engine's line (engine_expectations.py: `edges` as
+pairs, backward() following them and zeroing first, MLP(sizes, seed) returning a list, ...), and then
+tries on it, once each, what the site itself will do with it (engine_trial.py): every figure's starting state and then each of its controls once, with small
 arguments (one step where the page may ask for many, one entry), show()'s picture of a small loss,
 the import of every exercise's checks, and, for each exercise whose solution imports from tinygrad,
 that solution (its loops cut to a few passes) and its checks on it, which may answer "not yet" but
@@ -13,7 +15,11 @@ controls once. Not tried: a figure's controls more than once or with other argum
 training, a by-hand figure's last box), the chapters' blocks themselves (only the names they use are
 looked for, NEEDED_NAMES), and the solutions of the exercises that never import tinygrad (the steps
 of "Build your own engine", the by-hand ones), whose checks are only imported. It returns the
-verdict, {"ok", "problem"}, which the page gets through runtime.call (tutor.runtime.page_calls).
+verdict, {"ok", "problem", "note"}, which the page gets through runtime.call (tutor.runtime.page_calls);
+the note, for an engine that passes, names where its gradients differ from central differences: such
+an engine is applied (wrong gradients are the experiments of "Edit the engine"), with that said. A
+check stopped (by the reader, or by the page's time limit) says where it was and how long Python had
+worked, without guessing why.
 `install(source)` makes the next `import tinygrad` load the edited text: it rewrites the installed
 tinygrad.py and forgets the engine and every lesson module already imported, so it works in a
 freshly booted interpreter and in one restored from a memory snapshot (where tinygrad and the figure

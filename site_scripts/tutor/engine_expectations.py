@@ -228,9 +228,10 @@ def quiet_freeing(candidate, filename):
 
 def gradient_difference(candidate, graphs=20, seed=0):
     """The first gradient of `candidate`'s backward() that differs from a central difference, in words, or "".
-    Tried on a * a + a (paths that meet), on tanh alone at a few points and on `graphs` small random graphs of a, b and c (some used twice)."""
+    None of them is a number a prediction of "Edit the engine" asks for (a * a + a at 3, tanh at 0).
+    Tried on tanh alone at a few points and on `graphs` small random graphs of a, b and c (some used twice)."""
     rng = random.Random(seed)
-    tried = [("a * a + a", {"a": 3.0})] + [("tanh(a)", {"a": x}) for x in (-1.5, 0.5, 2.0)]
+    tried = [("tanh(a)", {"a": x}) for x in (-1.5, 0.5, 2.0)]
     tried += [(random_formula(rng, 3), {name: round(rng.uniform(-2, 2), 2) for name in "abc"}) for _ in range(graphs)]
     for formula, point in tried:
         names = [name for name in "abc" if name in formula]

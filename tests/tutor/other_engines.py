@@ -11,6 +11,9 @@ repository):
 - `MICROGRAD_STYLE`: an engine in the style of Karpathy's micrograd: each Value keeps its parents in
   `_prev` and a closure `_backward`, and has no `edges`; the lesson's names (MLP, gradient_step,
   train_line, train_xor) are there, so only what the site reads of a Value is missing.
+- `MICROGRAD` and `MICROGRAD_ROUNDS`: Karpathy's micrograd as a reader brings it (closures, `_prev` a
+  set, Layer and MLP(nin, nouts), a backward() that does not zero the grads), then what the reader
+  pastes after each refusal; only the last round is accepted.
 - `MUTATED`: the lesson's engine changed in one way a reader might change it: Neuron renamed, the
   MLP's layers kept under another name, micrograd's layout (a Layer class holding `neurons`), a
   recursive topological order, edges kept as lists. Each must be either refused with a message naming
