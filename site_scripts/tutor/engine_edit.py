@@ -78,6 +78,9 @@ MEANING = {
 # old engine's Value (holds_engine).
 RUNTIME_PACKAGE = "tutor.runtime"
 ENGINE_FREE = {"tutor", __name__, "tutor.engine_trial", "tutor.engine_expectations"}
+# The check's limit in Python's own work (CPU time), checked between the things the trial tries; the page's
+# clock (CHECK_TIME_LIMIT_MS of engine-editor.mjs) is longer and stops what never returns.
+CHECK_SECONDS = 15
 PAGE_CALLS = ("check",)  # what the page may call (tutor.runtime.page_calls)
 
 
@@ -122,9 +125,14 @@ def problems(source):
                 f"expects:\n{unmet}\nReset shows the lesson's engine, which does.")
     try:
         with contextlib.redirect_stdout(captured), contextlib.redirect_stderr(captured):
-            failure = engine_trial.first_failure(module, holds_engine)
+            failure = engine_trial.first_failure(module, holds_engine, until=started + CHECK_SECONDS)
     except KeyboardInterrupt:
         return stopped(f"{engine_trial.trying} with your engine", started)
+    except engine_trial.OutOfTime as out_of_time:
+        return (f"The check needed more than {CHECK_SECONDS:g} seconds of Python's own work with your engine (time "
+                "spent waiting for a busy computer does not count) and had got only as far as "
+                f"{out_of_time}. The lesson's engine needs a second or two for all of it: is something in your "
+                "engine much slower, such as walking the whole graph again for every value?")
     if failure:
         return (f"Your engine defines the names the lesson uses, but {failure}\nThe figures, show() and the "
                 "exercises' checks run on your engine too: keep what they use (Reset shows the original) "

@@ -661,3 +661,16 @@ def test_a_stopped_check_says_how_long_python_worked_and_does_not_guess_it_runs_
                     r"after \d+\.\d seconds of Python's work on the check\.", problem), problem
     assert "runs forever" not in problem and "run forever" not in problem
     assert "much slower than the lesson's, or a computer busy with other work" in problem
+
+
+def test_the_time_limit_counts_python_s_own_work_not_the_clock(monkeypatch):
+    # Python's own work (CPU time) past CHECK_SECONDS is refused, saying how far the check got; time on the
+    # clock that is not Python's work (a busy computer, here a sleep at import) does not count.
+    monkeypatch.setattr(engine_edit, "CHECK_SECONDS", 1)
+    busy = ORIGINAL + "\nimport time\n_start = time.process_time()\nwhile time.process_time() < _start + 1.2:\n    pass\n"
+    problem = engine_edit.problems(busy)
+    assert re.match(r"The check needed more than 1 seconds of Python's own work with your engine \(time spent waiting "
+                    r'for a busy computer does not count\) and had got only as far as the figure "[^"]+"', problem), problem
+    assert "forever" not in problem
+    sleepy = ORIGINAL + "\nimport time\ntime.sleep(1.5)\n"
+    assert engine_edit.problems(sleepy) == ""
