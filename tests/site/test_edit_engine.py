@@ -111,6 +111,8 @@ def test_an_edited_engine_runs_in_blocks_and_figures_on_every_page_until_restore
 
     type_engine(page, editor, FORGETFUL_BACKWARD)
     assert apply_engine(editor).startswith("Applied")
+    # Applied, as the experiment wants, but the reader is told that its gradients are not the derivatives.
+    expect(editor.get_by_role("alert")).to_contain_text("Your engine's gradients differ from a numerical estimate: for f = ")
     expect(banner).to_be_visible()
     expect(banner).to_contain_text("runs your edited engine")
 
@@ -301,6 +303,7 @@ def test_a_micrograd_style_engine_is_refused_naming_what_it_lacks(page, site_url
     assert apply_engine(editor).startswith("Not applied")
     problem = editor.get_by_role("alert")
     expect(problem).to_contain_text("Your engine does not define Value.wrap, Value.edges, which the lesson's")
+    expect(problem).to_contain_text("the pairs (parent, local derivative) v was computed from")
     expect(page.get_by_role("region", name="Edited engine")).to_be_hidden()
 
 
