@@ -212,8 +212,15 @@ def check(source):
     an engine that passes, how its gradients differ from a numerical estimate (gradient_note), else ""}."""
     if not isinstance(source, str):
         raise TypeError(f"check needs the engine's text, not {type(source).__name__}")
+    started = time.process_time()
     problem = problems(source)
-    return {"ok": not problem, "problem": problem, "note": "" if problem else gradient_note(source)}
+    note = ""
+    if not problem:
+        try:
+            note = gradient_note(source)
+        except KeyboardInterrupt:  # Stop the check, or its time limit
+            problem = stopped("to compare your engine's gradients with central differences", started)
+    return {"ok": not problem, "problem": problem, "note": note}
 
 
 def install(source):
