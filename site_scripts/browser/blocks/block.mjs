@@ -6,9 +6,7 @@
 // comes back to a block they edited before. Edits are saved in the browser (storage/saved-edits.mjs) and restored on the next visit,
 // with a notice when the lesson's own code changed since; a save that fails right after text was removed
 // puts back the edit from before the removal (storage never keeps a cut-off edit). When another tab of the site saved or forgot
-// this block's edit (seen through the `storage` event, or found in storage when this tab is about to
-// save), the block says so and saves nothing more until the reader keeps this tab's version or takes the
-// other's, so neither tab's edit is lost without a word. Reset tells whoever listens (the exercise
+// this block's edit, the block says so and saves nothing more until the reader chooses (storage/other-tab.mjs). Reset tells whoever listens (the exercise
 // panel) with a `block-reset` event. A block waiting for Python says, after SLOW_ANSWER_MS (ui.mjs),
 // what Python is busy with. A run's graphs (from show(value), the
 // runtime's onGraph) become figures under the output log, in order (shown-graph.mjs, loaded on first use);
@@ -18,7 +16,8 @@
 // What it is not: the order of runs (page-runs.mjs decides it) or Python (runtime.mjs runs the code,
 // tutor/runtime/output.py caps its output).
 import { endedByStop, runtime } from "../runtime/runtime.mjs";
-import { fingerprint, forgetEdit, onEditChangedElsewhere, putBackEdit, sameEdit, saveEdit, savedEdit } from "../storage/saved-edits.mjs";
+import { fingerprint, forgetEdit, onEditChangedElsewhere, putBackEdit, saveEdit, savedEdit } from "../storage/saved-edits.mjs";
+import { OtherTab } from "../storage/other-tab.mjs";
 import { noteRun } from "../storage/saved-activity.mjs";
 import { SLOW_ANSWER_MS, button, loadEditor, notice } from "../ui/ui.mjs";
 import { loadFailure } from "../offline/register.mjs";
@@ -38,7 +37,6 @@ export class Block {
   lastResult = null; // how the last run ended: runtime.run's { ok, report, error, engineChanged }
   ranHere = false; // the output under the block is the reader's own run, not the lesson's
   plainRestart = null; // the notice offering a restart without re-running blocks
-  elsewhere = null; // the notice that another tab changed this block's saved edit: { element, text, code }
   removal = null; // the last save, when it removed text: { code it saved, before: the edit stored before it or null }
   waitingTimer = null; // while queued: renders what Python is busy with, once a second
 
@@ -50,7 +48,16 @@ export class Block {
     this.runs = runs;
     this.onStorageFailed = onStorageFailed;
     this.original = element.dataset.source ?? element.querySelector("pre")?.textContent ?? "";
-    this.saved = savedEdit(runs.key, number);
+    this.otherTab = new OtherTab(element, {
+      read: () => savedEdit(runs.key, number), original: () => this.original, shown: () => this.code(),
+      subject: "This block", it: "this block", lesson: "the lesson's code",
+      codeLabel: "The other tab's version of this block", keep: () => this.remember(this.code()),
+      use: (code) => {
+        if (this.editor) this.editor.setCode(code); // saves nothing new: storage holds it already
+        else this.codeView.querySelector("code").textContent = code;
+        this.showLessonOutput();
+      },
+    });
     const title = element.dataset.title;
     this.label = title ? `Python: ${title}` : `Python block ${number}`;
     this.about = title ? `the block “${title}”` : `block ${number}`; // who runs, in the reader's words
@@ -102,7 +109,7 @@ export class Block {
     if (this.saved) this.showSavedEdit();
     this.showLessonOutput();
     const stopListening = onEditChangedElsewhere(runs.key, number, () => {
-      if (element.isConnected) this.checkStoredEdit();
+      if (element.isConnected) this.otherTab.check();
       else stopListening(); // a page left through instant navigation
     });
     element.dataset.mounted = "true";
@@ -111,6 +118,10 @@ export class Block {
   get busy() {
     return this.state === "queued" || this.state === "running" || this.state === "restoring";
   }
+
+  /** The saved edit as this tab last read or wrote it ({ code, original }, or null). */
+  get saved() { return this.otherTab.known; }
+  set saved(edit) { this.otherTab.known = edit; }
 
   code() {
     return this.editor ? this.editor.getCode() : this.saved?.code ?? this.original;
@@ -151,53 +162,6 @@ export class Block {
     this.plainRestart = element;
   }
 
-  /** Another tab of the site may have saved or forgotten this block's edit: if storage no longer holds
-   *  what this tab last read or wrote there, say so (and save nothing until the reader chooses). Returns
-   *  whether the stored edit is still this tab's. */
-  checkStoredEdit() {
-    const stored = savedEdit(this.runs.key, this.number);
-    if (sameEdit(stored, this.saved)) return this.elsewhere === null;
-    if ((stored?.code ?? this.original) === this.code()) { // the other tab saved (or reset to) what this one shows
-      this.saved = stored;
-      this.elsewhere?.element.remove();
-      this.elsewhere = null;
-      return true;
-    }
-    const what = stored === null ? "went back to the lesson's code in another tab of this site"
-      : "was edited in another tab of this site, and that version is saved now";
-    const text = `This block ${what}. This tab saves nothing more of this block until you choose: `
-      + "keep this tab's version (it replaces the other one) or use the other tab's.";
-    const other = stored?.code ?? this.original;
-    if (this.elsewhere) {
-      this.elsewhere.text.textContent = text;
-      this.elsewhere.code.textContent = other;
-    } else {
-      this.elsewhere = this.notice("alert", text, {
-        code: other, codeLabel: "The other tab's version of this block", showLabel: "the other tab's version",
-        actions: [["Keep this tab's version", () => this.settleElsewhere(false)],
-                  ["Use the other tab's version", () => this.settleElsewhere(true)]],
-      });
-    }
-    return false;
-  }
-
-  /** The reader chose after another tab changed this block's edit: the other tab's version (`useOther`), or
-   *  this tab's, which is saved over it. */
-  settleElsewhere(useOther) {
-    const { element } = this.elsewhere;
-    this.saved = savedEdit(this.runs.key, this.number); // what storage holds now is what this tab knows
-    this.elsewhere = null;
-    element.remove();
-    const code = useOther ? this.saved?.code ?? this.original : this.code();
-    if (useOther) {
-      if (this.editor) this.editor.setCode(code); // saves nothing new: storage holds it already
-      else this.codeView.querySelector("code").textContent = code;
-      this.showLessonOutput();
-    } else {
-      this.remember(code);
-    }
-  }
-
   /** Import the editor bundle once and put an editor where the static code was. */
   openEditor({ focus }) {
     this.editorOpening ??= loadEditor().then(({ createEditor }) => {
@@ -224,9 +188,9 @@ export class Block {
   }
 
   /** Save the reader's code for the next visit (or forget it once it is the lesson's code again), unless
-   *  another tab changed the saved edit since this tab read or wrote it (checkStoredEdit says so then). */
+   *  another tab changed the saved edit since this tab read or wrote it (this.otherTab says so then). */
   remember(code) {
-    if (!this.checkStoredEdit()) {
+    if (!this.otherTab.check()) {
       this.showLessonOutput();
       return;
     }
@@ -269,8 +233,7 @@ export class Block {
     this.forget();
     this.lessonChanged?.remove();
     this.lessonChanged = null;
-    this.elsewhere?.element.remove();
-    this.elsewhere = null;
+    this.otherTab.settled();
     if (this.editor) this.editor.setCode(this.original);
     else if (showedEdit) this.codeView.querySelector("code").textContent = this.original;
     if (!this.busy) {

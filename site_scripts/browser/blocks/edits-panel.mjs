@@ -9,7 +9,7 @@ import { forgetAllEdits, allEdits } from "../storage/saved-edits.mjs";
 import { forgetProgress } from "../storage/saved-progress.mjs";
 import { forgetPrediction } from "../storage/saved-predictions.mjs";
 import { sitePage } from "../storage/saved-activity.mjs";
-import { button } from "../ui/ui.mjs";
+import { button, buttonRow, question } from "../ui/ui.mjs";
 
 const counted = (count, one, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
 
@@ -35,22 +35,14 @@ export class EditsPanel {
     this.status.className = "runnable-edits__status";
     this.status.setAttribute("role", "status");
 
-    this.question = panel.appendChild(document.createElement("div"));
-    this.question.className = "runnable-edits__confirm";
-    this.question.setAttribute("role", "group");
-    this.question.setAttribute("aria-label", "Clear your saved edits?");
-    this.question.hidden = true;
-    this.words = this.question.appendChild(document.createElement("p"));
-    this.words.tabIndex = -1;
+    ({ element: this.question, words: this.words } = question(panel, "Clear your saved edits?"));
     [this.pageWork, this.pageWorkLabel] = this.option("runnable-edits__page-work");
     [this.otherPages, this.otherPagesLabel] = this.option("runnable-edits__other-pages");
     this.question.appendChild(document.createElement("p")).textContent = "Clearing cannot be undone. To keep a copy, "
       + "download your work first (a file you can load again on the page \"Your work\").";
-    const answers = this.question.appendChild(document.createElement("div"));
-    answers.className = "runnable-edits__bar";
-    button(answers, "Download my work", "runnable-edits__download", () => this.download());
-    button(answers, "Clear", "runnable-edits__confirm-clear", () => this.clear());
-    button(answers, "Cancel", "runnable-edits__cancel", () => this.cancel());
+    buttonRow(this.question, [["Download my work", "runnable-edits__download", () => this.download()],
+                              ["Clear", "runnable-edits__confirm-clear", () => this.clear()],
+                              ["Cancel", "runnable-edits__cancel", () => this.cancel()]]);
   }
 
   /** A checkbox of the question, unticked: [input, the text after it]. */

@@ -15,7 +15,7 @@
 // What it is not: the checks (tutor/build_own/) or the exercise panels (exercises/exercises.mjs).
 import { EngineCheck, checkAndApply } from "../engine_edit/engine-editor.mjs";
 import { savedProgress } from "../storage/saved-progress.mjs";
-import { button, saveAsFile } from "../ui/ui.mjs";
+import { Lines, button, saveAsFile } from "../ui/ui.mjs";
 
 const LABEL = "Your engine";
 const STATES = { done: "done", tried: "tried, not solved yet", new: "not started" };
@@ -66,13 +66,7 @@ class BuildOwn {
     this.stopButton = button(bar, "Stop", "build-own__stop", () => this.stop());
     this.stopButton.disabled = true;
     button(bar, "Download my engine", "build-own__download", () => this.download());
-    this.message = element.appendChild(document.createElement("p"));
-    this.message.className = "build-own__message";
-    this.message.setAttribute("role", "status");
-    this.problem = element.appendChild(document.createElement("pre"));
-    this.problem.className = "build-own__problem";
-    this.problem.setAttribute("role", "alert");
-    this.problem.hidden = true;
+    this.lines = new Lines(element);
   }
 
   /** One line per step: its title and whether it is done, tried or not started. */
@@ -97,26 +91,26 @@ class BuildOwn {
   async useMyEngine() {
     if (this.busy) return;
     this.setBusy(true);
-    this.hideProblem();
+    this.lines.hideProblem();
     try {
       const last = this.page.exercises.get(this.steps.at(-1));
-      this.say(`Running your steps, then the checks of ${stepName(this.steps.at(-1)).toLowerCase()}, `
+      this.lines.say(`Running your steps, then the checks of ${stepName(this.steps.at(-1)).toLowerCase()}, `
         + "which test every step (training XOR takes a few seconds)…");
       const outcome = await last.runBlockThenChecks();
       if (outcome.solved) last.record(true); // a press of Use my engine is no attempt at the last step (its solution stays locked)
       last.showSummary(outcome.summary, outcome.results);
       if (!outcome.solved) {
         const failed = outcome.results.filter((result) => !result.passed);
-        this.showProblem(failed.length ? failed.map(({ check, message }) => `${check}: ${message}`).join("\n\n")
+        this.lines.showProblem(failed.length ? failed.map(({ check, message }) => `${check}: ${message}`).join("\n\n")
           : outcome.summary);
-        this.say("Not applied: your steps do not pass their checks yet (see below). The site keeps the engine it ran.");
+        this.lines.say("Not applied: your steps do not pass their checks yet (see below). The site keeps the engine it ran.");
         return;
       }
-      this.say("Your steps pass. Checking your tinygrad.py as the page Edit the engine does…");
+      this.lines.say("Your steps pass. Checking your tinygrad.py as the page Edit the engine does…");
       const code = this.joined();
       const { problem, said, note } = await checkAndApply(this.engineCheck, code);
-      if (problem || note) this.showProblem(problem || note);
-      this.say(said);
+      if (problem || note) this.lines.showProblem(problem || note);
+      this.lines.say(said);
     } finally {
       this.setBusy(false);
     }
@@ -130,7 +124,7 @@ class BuildOwn {
   /** Save the reader's tinygrad.py as a file. */
   download() {
     saveAsFile("tinygrad.py", this.joined(), "text/x-python");
-    this.say("Saved as tinygrad.py (in your downloads). In a terminal there: python3 tinygrad.py");
+    this.lines.say("Saved as tinygrad.py (in your downloads). In a terminal there: python3 tinygrad.py");
   }
 
   setBusy(busy) {
@@ -138,20 +132,6 @@ class BuildOwn {
     this.useButton.disabled = busy;
     this.stopButton.disabled = !busy;
     this.useButton.closest("[role=group]").setAttribute("aria-busy", String(busy));
-  }
-
-  say(text) {
-    this.message.textContent = text;
-  }
-
-  showProblem(text) {
-    this.problem.textContent = text;
-    this.problem.hidden = false;
-  }
-
-  hideProblem() {
-    this.problem.hidden = true;
-    this.problem.textContent = "";
   }
 }
 

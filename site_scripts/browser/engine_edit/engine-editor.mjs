@@ -10,13 +10,13 @@
 // keeps its engine. A text that passes is stored as the site's engine and runtime.useEngine()
 // replaces Python by one running it. An import that never ends is stopped after
 // CHECK_TIME_LIMIT_MS, or by the reader. The line saying which engine the site runs follows every
-// change of engine; one made in another tab of the site is also said in the editor's status. When
-// another tab saves a different draft, this tab says so and saves nothing until the reader chooses
-// which version to keep (as a block does with its saved edit).
+// change of engine; one made in another tab of the site is also said in the editor's status. A draft
+// another tab saved is handled as a block's saved edit is (storage/other-tab.mjs).
 // What it is not: the banner with "Restore the original engine" (engine-banner.mjs) or the Python
 // side of the check and of the switch (engine_edit.py).
-import { button, loadEditor, notice } from "../ui/ui.mjs";
+import { Lines, button, loadEditor } from "../ui/ui.mjs";
 import { fingerprint } from "../storage/saved-edits.mjs";
+import { OtherTab } from "../storage/other-tab.mjs";
 import { runtime } from "../runtime/runtime.mjs";
 import { forgetDraft, forgetStoredEngine, onDraftChangedElsewhere, saveDraft, savedDraft, storeEngine } from "../storage/engine-store.mjs";
 
@@ -101,8 +101,6 @@ class EngineEditor {
   checking = false;
   engineCheck = new EngineCheck();
   draftFailureShown = false;
-  draftKnown = null; // the draft's code as this tab last read or saved it (null: none, the lesson's engine)
-  elsewhere = null; // the notice that another tab changed the draft: { element, text, code }
 
   constructor(element) {
     this.element = element;
@@ -121,16 +119,16 @@ class EngineEditor {
     this.stopButton = button(bar, "Stop the check", "engine-editor__stop", () => this.stopCheck());
     this.stopButton.hidden = true;
     this.applyButton.disabled = this.resetButton.disabled = true;
-    this.message = bar.appendChild(document.createElement("span"));
-    this.message.className = "runnable__status";
-    this.message.setAttribute("role", "status");
-    this.problem = element.appendChild(document.createElement("div"));
-    this.problem.className = "engine-editor__problem";
-    this.problem.setAttribute("role", "alert");
-    this.problem.hidden = true;
+    this.lines = new Lines(element, bar);
+    this.otherTab = new OtherTab(element, {
+      read: savedDraft, original: () => this.original, shown: () => this.editor.getCode(),
+      subject: "The engine in this editor", it: "it", lesson: "the lesson's engine",
+      codeLabel: "The other tab's version of the engine", keep: () => this.remember(this.editor.getCode()),
+      use: (code) => this.editor.setCode(code), // saves nothing new: storage holds it already
+    });
     const stopHearingDrafts = onDraftChangedElsewhere(() => {
       if (!element.isConnected) stopHearingDrafts(); // the page was left through instant navigation
-      else if (this.editor) this.checkStoredDraft();
+      else if (this.editor) this.otherTab.check();
     });
     const unsubscribe = runtime.onEngineChange((change) => {
       if (element.isConnected) this.engineChanged(change);
@@ -149,7 +147,7 @@ class EngineEditor {
     this.original = await response.text();
     const { createEditor } = await loadEditor();
     const draft = savedDraft();
-    this.draftKnown = draft?.code ?? null;
+    this.otherTab.known = draft;
     this.host.replaceChildren();
     this.editor = createEditor({
       parent: this.host,
@@ -161,7 +159,7 @@ class EngineEditor {
     this.applyButton.disabled = this.resetButton.disabled = false;
     this.element.dataset.ready = "true";
     if (draft && draft.original !== fingerprint(this.original)) {
-      this.say("The lesson's engine has changed since you edited it. Your version is shown; Reset loads the new one.");
+      this.lines.say("The lesson's engine has changed since you edited it. Your version is shown; Reset loads the new one.");
     }
   }
 
@@ -175,74 +173,31 @@ class EngineEditor {
   engineChanged({ source, fromAnotherTab }) {
     this.showEngineInUse();
     if (!fromAnotherTab) return;
-    if (source === null) this.say("Another tab restored the lesson's engine: the site runs it now.");
-    else if (source === this.editor?.getCode()) this.say("Another tab applied the engine shown here: the site runs it now.");
-    else this.say("Another tab applied an edited engine, not the text shown here: the site runs it now.");
+    if (source === null) this.lines.say("Another tab restored the lesson's engine: the site runs it now.");
+    else if (source === this.editor?.getCode()) this.lines.say("Another tab applied the engine shown here: the site runs it now.");
+    else this.lines.say("Another tab applied an edited engine, not the text shown here: the site runs it now.");
   }
 
   /** Keep the reader's text for the next visit, whether or not it is applied, unless another tab changed the
-   *  draft since this tab read or saved it (checkStoredDraft says so then, and saves nothing). */
+   *  draft since this tab read or saved it (this.otherTab says so then, and saves nothing). */
   remember(code) {
-    if (!this.checkStoredDraft()) return;
+    if (!this.otherTab.check()) return;
     if (code === this.original) {
       forgetDraft();
-      this.draftKnown = null;
+      this.otherTab.known = null;
     } else if (saveDraft(code, this.original)) {
-      this.draftKnown = code;
+      this.otherTab.known = { code };
     } else if (!this.draftFailureShown) {
       this.draftFailureShown = true;
-      this.say("Your edit cannot be saved in this browser (its storage is full or turned off): "
+      this.lines.say("Your edit cannot be saved in this browser (its storage is full or turned off): "
         + "it lasts until you leave this page.");
     }
   }
 
-  /** Whether this tab may save its draft: true unless another tab saved or forgot a draft this tab has not
-   *  seen, which is then said in a notice that asks which version to keep (and true once it is settled). */
-  checkStoredDraft() {
-    const stored = savedDraft()?.code ?? null;
-    if (stored === this.draftKnown) return this.elsewhere === null;
-    if ((stored ?? this.original) === this.editor.getCode()) { // the other tab saved what this one shows
-      this.draftKnown = stored;
-      this.settled();
-      return true;
-    }
-    const what = stored === null ? "went back to the lesson's engine in another tab of this site"
-      : "was edited in another tab of this site, and that version is saved now";
-    const text = `The engine in this editor ${what}. This tab saves nothing more of it until you choose: `
-      + "keep this tab's version (it replaces the other one) or use the other tab's.";
-    if (this.elsewhere) {
-      this.elsewhere.text.textContent = text;
-      this.elsewhere.code.textContent = stored ?? this.original;
-    } else {
-      this.elsewhere = notice(this.element, "alert", text, {
-        code: stored ?? this.original, codeLabel: "The other tab's version of the engine",
-        showLabel: "the other tab's version",
-        actions: [["Keep this tab's version", () => this.settleElsewhere(false)],
-                  ["Use the other tab's version", () => this.settleElsewhere(true)]],
-      });
-    }
-    return false;
-  }
-
-  /** The reader chose after another tab changed the draft: the other tab's version (`useOther`), or this
-   *  tab's, which is saved over it. */
-  settleElsewhere(useOther) {
-    const stored = savedDraft()?.code ?? null;
-    this.draftKnown = stored; // what storage holds now is what this tab knows
-    this.settled();
-    if (useOther) this.editor.setCode(stored ?? this.original); // saves nothing new: storage holds it already
-    else this.remember(this.editor.getCode());
-  }
-
-  settled() {
-    this.elsewhere?.element.remove();
-    this.elsewhere = null;
-  }
-
   reset() {
     this.editor.setCode(this.original);
-    this.hideProblem();
-    this.say(runtime.engineSource === null
+    this.lines.hideProblem();
+    this.lines.say(runtime.engineSource === null
       ? "The editor shows the lesson's engine again."
       : "The editor shows the lesson's engine again. The site keeps running your edited engine until you "
         + "press Use this engine or Restore the original engine.");
@@ -252,19 +207,19 @@ class EngineEditor {
   async apply() {
     if (this.checking || !this.editor) return;
     const code = this.editor.getCode();
-    this.hideProblem();
+    this.lines.hideProblem();
     if (code === this.original) {
       forgetStoredEngine();
       if (runtime.engineSource !== null) runtime.useEngine(null);
-      this.say("This is the lesson's engine: the site runs it.");
+      this.lines.say("This is the lesson's engine: the site runs it.");
       return;
     }
     this.setChecking(true);
-    this.say("Checking your engine in Python…");
+    this.lines.say("Checking your engine in Python…");
     const { problem, said, note } = await checkAndApply(this.engineCheck, code);
     this.setChecking(false);
-    if (problem || note) this.showProblem(problem || note);
-    this.say(problem ? `${said} Your edit is kept in the editor.` : said);
+    if (problem || note) this.lines.showProblem(problem || note);
+    this.lines.say(problem ? `${said} Your edit is kept in the editor.` : said);
   }
 
   stopCheck() {
@@ -276,21 +231,5 @@ class EngineEditor {
     this.element.setAttribute("aria-busy", String(checking));
     this.applyButton.disabled = checking;
     this.stopButton.hidden = !checking;
-  }
-
-  say(text) {
-    this.message.textContent = text;
-  }
-
-  showProblem(text) {
-    const report = document.createElement("pre");
-    report.textContent = text;
-    this.problem.replaceChildren(report);
-    this.problem.hidden = false;
-  }
-
-  hideProblem() {
-    this.problem.hidden = true;
-    this.problem.replaceChildren();
   }
 }

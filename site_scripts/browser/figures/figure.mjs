@@ -143,12 +143,10 @@ export class FigureFrame {
   /** A button labelled `label` that calls `fn` with kwargs(state) (default: {state}). Returns
    *  setAvailable(flag): an unavailable button stays focusable but is marked aria-disabled. */
   button(label, fn, kwargs = (state) => ({ state }), parent = this.controls) {
-    const button = this.#register(Object.assign(document.createElement("button"), { type: "button", textContent: label, className: "md-button figure__button" }));
-    button.addEventListener("click", () => {
-      if (button.getAttribute("aria-disabled") !== "true") this.request(fn, kwargs);
-    });
-    parent.append(button);
-    return (available) => button.setAttribute("aria-disabled", String(!available));
+    const element = this.#register(button(parent, label, "figure__button", () => {
+      if (element.getAttribute("aria-disabled") !== "true") this.request(fn, kwargs);
+    }));
+    return (available) => element.setAttribute("aria-disabled", String(!available));
   }
 
   /** A range input labelled `label` over range {min, max, step}; moving it calls `fn` with
@@ -205,8 +203,7 @@ export class FigureFrame {
     const input = this.#register(Object.assign(document.createElement("input"), {
       type: "text", id, autocomplete: "off", spellcheck: false, enterKeyHint: "done", size: 8 }));
     input.setAttribute("autocapitalize", "off");
-    const check = this.#register(Object.assign(document.createElement("button"), {
-      type: "button", textContent: "Check", className: "md-button figure__button" }));
+    const check = this.#register(button(row, "Check", "figure__button", () => submit()));
     check.setAttribute("aria-label", `Check: ${label}`);
     const mark = Object.assign(document.createElement("span"), { className: "figure__number-mark" });
     const note = Object.assign(document.createElement("span"), { className: "figure__number-note" });
@@ -220,7 +217,6 @@ export class FigureFrame {
     input.addEventListener("keydown", (event) => {
       if (event.key === "Enter" && !event.isComposing) { event.preventDefault(); submit(); }
     });
-    check.addEventListener("click", submit);
     row.append(caption, input, check, mark, note);
     parent.append(row);
     this.#numberInputs.push(input);

@@ -97,11 +97,6 @@ export function onEditChangedElsewhere(page, number, fn) {
   return () => { if (elsewhere.get(key) === fn) elsewhere.delete(key); };
 }
 
-/** Whether two saved edits ({ code, original } or null) are the same edit of the same code. */
-export function sameEdit(one, other) {
-  return one === other || (one !== null && other !== null && one.code === other.code);
-}
-
 /** Forget the saved edits of every page of this site; returns how many there were. */
 export function forgetAllEdits() {
   return forgetItemsStartingWith(EDITS_PREFIX);

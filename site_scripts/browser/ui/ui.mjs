@@ -1,10 +1,8 @@
-// ui.mjs: small helpers every part of the lesson's page UI shares.
-// What it is: button(), the one way the blocks, the exercises and the engine editor and banner make
-// a button (Material's look, one size and outline for all: class "lesson-button" in blocks.css),
-// loadEditor(), the CodeMirror bundle imported once, on first use, for the blocks and the engine editor,
-// saveAsFile(), which hands a text to the browser as a download (your engine, your work, a CSV),
-// notice(), a message with buttons (and a text to show on request) put at the top of a block or the
-// engine editor, and SLOW_ANSWER_MS, how long Python may take to answer a figure or a waiting block before the page says so.
+// ui.mjs: small helpers every part of the lesson's page UI shares: button(), the one way the page makes a
+// button (one look for all: "lesson-button" in blocks.css), buttonRow(), question() (asked in the page
+// before a change), Lines (a part's status and problem lines), notice() (a message with buttons at the
+// top of a block or the engine editor), loadEditor() (CodeMirror, imported once), saveAsFile(), and
+// SLOW_ANSWER_MS, how long Python may take to answer before the page says what it waits for.
 // What it is not: a component library; each part builds its own layout with these.
 const EDITOR_URL = new URL("../../../vendor/codemirror/editor.mjs", import.meta.url);
 
@@ -23,6 +21,56 @@ export function button(parent, name, className, onClick) {
   element.textContent = name;
   element.addEventListener("click", onClick);
   return element;
+}
+
+/** A row of buttons, one per [name, className, onClick], appended to `parent`; returns the buttons. */
+export function buttonRow(parent, buttons) {
+  const row = parent.appendChild(document.createElement("div"));
+  row.className = "lesson-buttons";
+  return buttons.map(([name, className, onClick]) => button(row, name, className, onClick));
+}
+
+/** A question the page asks before doing what cannot be undone, hidden until asked: a group labelled
+ *  `label`, appended to `parent`, whose first paragraph `words` (focusable) says what would happen.
+ *  The caller adds the rest (its options, then its buttonRow). Returns { element, words }. */
+export function question(parent, label) {
+  const element = parent.appendChild(document.createElement("div"));
+  element.className = "lesson-question";
+  element.setAttribute("role", "group");
+  element.setAttribute("aria-label", label);
+  element.hidden = true;
+  const words = element.appendChild(document.createElement("p"));
+  words.tabIndex = -1;
+  return { element, words };
+}
+
+/** The two lines a part of the page speaks with: what it did (`status`, role "status", a paragraph appended
+ *  to `parent`, or a span in `bar` when given) and what went wrong (`problem`, role "alert", kept as written,
+ *  hidden while there is none); neither clears the other. */
+export class Lines {
+  constructor(parent, bar = null) {
+    this.status = (bar ?? parent).appendChild(document.createElement(bar ? "span" : "p"));
+    if (bar) this.status.className = "runnable__status";
+    this.status.setAttribute("role", "status");
+    this.problem = parent.appendChild(document.createElement("div"));
+    this.problem.className = "lesson-problem";
+    this.problem.setAttribute("role", "alert");
+    this.problem.hidden = true;
+  }
+
+  say(text) {
+    this.status.textContent = text;
+  }
+
+  showProblem(text) {
+    this.problem.replaceChildren(Object.assign(document.createElement("pre"), { textContent: text }));
+    this.problem.hidden = false;
+  }
+
+  hideProblem() {
+    this.problem.hidden = true;
+    this.problem.replaceChildren();
+  }
 }
 
 /** Save `text` as a file named `name` (in the reader's downloads): made in the page, nothing is sent. */

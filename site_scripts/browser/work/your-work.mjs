@@ -16,7 +16,7 @@
 import { runtime } from "../runtime/runtime.mjs";
 import { noteWorkLoadedFrom, saveLearner, savedLearner, setSolutionsAllowed, solutionsAllowed, workLoadedFrom }
   from "../storage/saved-settings.mjs";
-import { button } from "../ui/ui.mjs";
+import { Lines, buttonRow, question } from "../ui/ui.mjs";
 import { fingerprint } from "../storage/saved-edits.mjs";
 import { SHOWN_LINES, engineDifference, lessonEngine } from "./engine-difference.mjs";
 import { downloadWork, forgetWork, loadLesson, readWorkFile, restoreWork, workFromStorage } from "./work-file.mjs";
@@ -50,39 +50,23 @@ class YourWork {
     // kept as it is typed (not only when the field is left), so a reload or another page keeps it too
     this.name.addEventListener("input", () => saveLearner(this.name.value.trim()));
 
-    const bar = element.appendChild(document.createElement("div"));
-    bar.className = "your-work__bar";
-    this.downloadButton = button(bar, "Download my work", "your-work__download", () => this.download());
-    this.loadButton = button(bar, "Load my work", "your-work__load", () => this.chooser.click());
-    this.chooser = bar.appendChild(document.createElement("input"));
+    [this.downloadButton, this.loadButton, this.newLearnerButton] = buttonRow(element, [
+      ["Download my work", "your-work__download", () => this.download()],
+      ["Load my work", "your-work__load", () => this.chooser.click()],
+      ["I am a new learner on this computer", "your-work__new-learner", () => this.askNewLearner()]]);
+    this.chooser = element.appendChild(document.createElement("input"));
     this.chooser.type = "file";
     this.chooser.accept = ".json,application/json";
     this.chooser.hidden = true;
     this.chooser.setAttribute("aria-label", "Work file to load");
     this.chooser.addEventListener("change", () => this.check(this.chooser.files[0]));
-    this.newLearnerButton = button(bar, "I am a new learner on this computer", "your-work__new-learner",
-                                   () => this.askNewLearner());
 
-    this.fresh = element.appendChild(document.createElement("div"));
-    this.fresh.className = "your-work__confirm";
-    this.fresh.setAttribute("role", "group");
-    this.fresh.setAttribute("aria-label", "Start as a new learner?");
-    this.fresh.hidden = true;
-    this.freshWords = this.fresh.appendChild(document.createElement("p"));
-    this.freshWords.tabIndex = -1;
-    const freshAnswers = this.fresh.appendChild(document.createElement("div"));
-    freshAnswers.className = "your-work__bar";
-    button(freshAnswers, "Download this work first", "your-work__download-first", () => this.download());
-    button(freshAnswers, "Start empty", "your-work__start-empty", () => this.startEmpty());
-    button(freshAnswers, "Cancel", "your-work__cancel-fresh", () => this.cancel());
+    ({ element: this.fresh, words: this.freshWords } = question(element, "Start as a new learner?"));
+    buttonRow(this.fresh, [["Download this work first", "your-work__download-first", () => this.download()],
+                           ["Start empty", "your-work__start-empty", () => this.startEmpty()],
+                           ["Cancel", "your-work__cancel-fresh", () => this.cancel()]]);
 
-    this.confirmation = element.appendChild(document.createElement("div"));
-    this.confirmation.className = "your-work__confirm";
-    this.confirmation.setAttribute("role", "group");
-    this.confirmation.setAttribute("aria-label", "Load this work file?");
-    this.confirmation.hidden = true;
-    this.question = this.confirmation.appendChild(document.createElement("p"));
-    this.question.tabIndex = -1;
+    ({ element: this.confirmation, words: this.question } = question(element, "Load this work file?"));
     this.engineQuestion = this.confirmation.appendChild(document.createElement("div"));
     this.engineQuestion.className = "your-work__engine";
     this.engineQuestion.hidden = true;
@@ -96,17 +80,10 @@ class YourWork {
     this.engineQuestion.appendChild(document.createElement("p")).textContent = "Unticked, the work is loaded with the "
       + "lesson's engine, and the file's engine is only kept as your draft on the page \"Edit the engine\", where you "
       + "can read it (it does not run until you apply it there).";
-    const answers = this.confirmation.appendChild(document.createElement("div"));
-    answers.className = "your-work__bar";
-    button(answers, "Replace my work", "your-work__replace", () => this.replace());
-    button(answers, "Cancel", "your-work__cancel", () => this.cancel());
+    buttonRow(this.confirmation, [["Replace my work", "your-work__replace", () => this.replace()],
+                                  ["Cancel", "your-work__cancel", () => this.cancel()]]);
 
-    this.message = element.appendChild(document.createElement("p"));
-    this.message.className = "your-work__message";
-    this.message.setAttribute("role", "status");
-    this.problem = element.appendChild(document.createElement("p"));
-    this.problem.className = "your-work__problem";
-    this.problem.setAttribute("role", "alert");
+    this.lines = new Lines(element);
 
     const switchRow = element.appendChild(document.createElement("p"));
     const switchLabel = switchRow.appendChild(document.createElement("label"));
@@ -123,7 +100,7 @@ class YourWork {
       for (const each of buttons) each.disabled = false;
       this.showSaved();
     }, (error) => {
-      this.showProblem(`This page could not load the lesson's list of exercises (${error.message}). `
+      this.lines.showProblem(`This page could not load the lesson's list of exercises (${error.message}). `
         + "Are you offline before the lesson was saved for offline use? Try again with a connection.");
     });
   }
@@ -143,7 +120,8 @@ class YourWork {
     const name = downloadWork(this.lesson, learner);
     const from = workLoadedFrom();
     const whose = from && `${from.learner ? `${from.learner}'s` : "someone's"} work file ${from.file}`;
-    this.say(`Saved as ${name} (in your downloads). Load it here or in another browser with "Load my work".`
+    this.lines.hideProblem();
+    this.lines.say(`Saved as ${name} (in your downloads). Load it here or in another browser with "Load my work".`
       + (from ? ` Note: the work here was loaded from ${whose}, so this file holds that work too, with anything `
         + `done here since. If it is not yours, press "I am a new learner on this computer" to start your own.` : ""));
   }
@@ -155,7 +133,7 @@ class YourWork {
     this.cancel();
     const { work, problem } = await readWorkFile(file, this.lesson);
     if (problem) {
-      this.showProblem(`${file.name} was not loaded, and nothing here changed. ${problem}`);
+      this.lines.showProblem(`${file.name} was not loaded, and nothing here changed. ${problem}`);
       return;
     }
     this.pending = work;
@@ -205,14 +183,14 @@ class YourWork {
     const file = this.pendingFile;
     this.cancel();
     if (!restoreWork(work)) {
-      this.showProblem("This browser refused to keep the work (its storage is full or turned off): nothing here changed.");
+      this.lines.showProblem("This browser refused to keep the work (its storage is full or turned off): nothing here changed.");
       return;
     }
     noteWorkLoadedFrom(work.learner, file);
     if (runtime.engineSource !== work.engine.active) runtime.useEngine(work.engine.active);
     this.name.value = work.learner;
     this.showSaved();
-    this.say(withEngine ? "Loaded: your edits, exercises, answers and engine are back, on every page of the lesson."
+    this.lines.say(withEngine ? "Loaded: your edits, exercises, answers and engine are back, on every page of the lesson."
       : "Loaded: your edits, exercises and answers are back, on every page of the lesson. The file's engine was not run: "
         + "the lesson's engine runs, and the file's is your draft on the page \"Edit the engine\".");
   }
@@ -236,23 +214,14 @@ class YourWork {
     if (runtime.engineSource !== null) runtime.useEngine(null);
     this.name.value = "";
     this.showSaved();
-    this.say("This browser now starts empty, for a new learner. Type your name above.");
+    this.lines.say("This browser now starts empty, for a new learner. Type your name above.");
     this.name.focus();
   }
 
   cancel() {
     this.pending = null;
     this.confirmation.hidden = this.fresh.hidden = true;
-    this.say("");
-  }
-
-  say(text) {
-    this.problem.textContent = "";
-    this.message.textContent = text;
-  }
-
-  showProblem(text) {
-    this.message.textContent = "";
-    this.problem.textContent = text;
+    this.lines.say("");
+    this.lines.hideProblem();
   }
 }
