@@ -4,23 +4,14 @@ What it is: `page_outputs(blocks)` runs a page's blocks ([(filename, source), ..
 fresh namespace with tutor.runtime.runner, the module that runs them in the reader's browser, here
 with engine/tinygrad.py importable as `tinygrad`, and returns for each block
 {"ok": bool, "pieces": [[stream, text], ...]} (streams stdout, stderr, note, and graph: the graph
-show() draws, {title, states}). Run as a script it reads {"<page>": [[filename, source], ...], ...} as JSON on
-stdin and writes {"<page>": [outputs of its blocks], ...} to stdout: runnable_fence.py does so once
-per build, in a process of its own, so the blocks cannot change the build's own Python.
+show() draws, {title, states}); `pages_outputs` does so for {"<page>": [[filename, source], ...], ...}:
+runnable_fence.py has it computed once per build in a fresh CPython (fresh_python.py).
 What it is not: a sandbox (the lesson's code is trusted) nor Pyodide (tests/site/test_article_blocks.py
 checks that Pyodide prints the same).
 """
 import asyncio
-import json
-import sys
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
-for folder in (REPO / "site_scripts", REPO / "engine"):
-    if str(folder) not in sys.path:
-        sys.path.insert(0, str(folder))
-
-from tutor.runtime import runner  # noqa: E402  (site_scripts/ is on sys.path from here on)
+from tutor.runtime import runner  # site_scripts/ is on sys.path (fresh_python.py, the tests)
 
 PAGE = "build"   # the runner's name for the namespace; a fresh one for every page
 
@@ -47,10 +38,6 @@ def append(pieces, stream, text):
         pieces.append([stream, text])
 
 
-def main():
-    pages = json.load(sys.stdin)
-    json.dump({page: page_outputs(blocks) for page, blocks in pages.items()}, sys.stdout)
-
-
-if __name__ == "__main__":
-    main()
+def pages_outputs(pages):
+    """{page: page_outputs(blocks)} for every page of `pages`."""
+    return {page: page_outputs(blocks) for page, blocks in pages.items()}

@@ -1,26 +1,22 @@
 """figures.py: the MkDocs hook that fills each figure placeholder with its title and starting state.
 
 What it is: a chapter holds `<div data-widget="NAME"></div>`. At build time this hook has every
-figure model's `initial()` computed under CPython (figure_states.py, in a child process, so each
-build sees the current models and engine) and rewrites the placeholder into a labelled group carrying the state as
+figure model's TITLE and `initial()` computed under CPython (starting_states, in a fresh CPython:
+fresh_python.py) and rewrites the placeholder into a labelled group carrying the state as
 JSON in `data-initial`, a visible title and a status line. The page therefore shows each figure
 at once, before Python starts in the browser, with no inline script.
 What it is not: the figures' behaviour (the views site_scripts/tutor/figures/*.mjs and the frame in
 site_scripts/browser/figures/) or their numbers (the models).
 """
 import html
+import importlib
 import json
 import re
-import subprocess
-import sys
-import tempfile
-from pathlib import Path
 
+from fresh_python import FreshPythonError, in_fresh_python  # MkDocs puts the hooks' folder on sys.path
 from mkdocs.exceptions import PluginError
-from tutor_sources import figure_names  # MkDocs puts the hooks' folder on sys.path while it loads a hook
+from tutor_sources import figure_names
 
-REPO = Path(__file__).resolve().parents[2]
-FIGURE_STATES = Path(__file__).with_name("figure_states.py")
 FIGURE_NAMES = figure_names()  # the models in site_scripts/tutor/figures/ that declare a TITLE
 PLACEHOLDER = re.compile(r'<div(?P<before>[^>]*?)\sdata-widget="(?P<name>[^"]*)"(?P<after>[^>]*)>\s*</div>')
 STATUS = "Showing the starting state. The figure becomes interactive when Python is ready (it needs JavaScript)."
@@ -30,18 +26,19 @@ figures = {}  # name -> {"title", "initial"}, computed once per build
 
 def on_pre_build(config):
     figures.clear()
-    figures.update(initial_states())
+    try:
+        figures.update(in_fresh_python("figures", "starting_states", FIGURE_NAMES))
+    except FreshPythonError as problem:
+        raise PluginError(f"figures.py: a figure model failed to compute its starting state:\n{problem}") from None
 
 
-def initial_states():
-    """Title and initial() of every model, computed by a fresh CPython with the repository's engine."""
-    with tempfile.TemporaryDirectory() as folder:
-        answer = Path(folder) / "states.json"
-        result = subprocess.run([sys.executable, "-B", str(FIGURE_STATES), str(answer), *FIGURE_NAMES],
-                                cwd=REPO, capture_output=True, text=True)
-        if result.returncode != 0:
-            raise PluginError(f"figures.py: a figure model failed to compute its starting state:\n{result.stderr}")
-        return json.loads(answer.read_text(encoding="utf-8"))
+def starting_states(names):
+    """{name: {"title", "initial"}} for the figure models `names` (tutor.figures.<name>)."""
+    states = {}
+    for name in names:
+        model = importlib.import_module(f"tutor.figures.{name}")
+        states[name] = {"title": model.TITLE, "initial": model.initial()}
+    return states
 
 
 def on_page_content(content, page, config, files):

@@ -5,25 +5,20 @@ then its own `setup` in one namespace, and evaluates every prediction's `answer`
 with engine/tinygrad.py. It returns {id: prediction} (see `computed`), every text with its {name}
 filled in from what was computed, and fails with PredictionError, naming the prediction, when an
 entry is malformed, a slip cannot be told from the answer, or a wrong choice has no feedback.
-`answered_in_child(docs_dir)` does the same in a fresh CPython (the hooks use it, so every build
-sees the current engine) and keeps the result in `this_build` for every hook of the build; run as a
-script, this file prints the predictions as JSON. `notebook_text` is how a prediction reads in a
-chapter's notebook (the question, the answer in a collapsed note).
+`answered_in_child(docs_dir)` does the same in a fresh CPython (fresh_python.py: every build sees the
+current engine), and `this_build` keeps its result for every hook of the build. `notebook_text` is how
+a prediction reads in a chapter's notebook (the question, the answer in a collapsed note).
 What it is not: the page's HTML (predictions.py, the hook) or the check of a reader's answer
 (site_scripts/browser/predictions/judge.mjs): only the data both use.
 """
-import json
 import math
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
-from docs_data import read_yaml  # the hooks' folder is on sys.path (MkDocs, the tests, and as a script)
+from docs_data import read_yaml  # the hooks' folder is on sys.path (MkDocs, the tests, fresh_python.py)
+from fresh_python import FreshPythonError, in_fresh_python
 from lesson_numbers import read_numbers_file
 
-REPO = Path(__file__).resolve().parents[2]
 PREDICTIONS_FILE = "predictions.yml"   # inside docs_dir, beside numbers.yml
 ID = re.compile(r"[a-z][a-z0-9-]*")
 NAME_IN_TEXT = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
@@ -157,12 +152,10 @@ def filled(text, values, identifier):
 
 def answered_in_child(docs_dir):
     """answered(docs_dir), computed by a fresh CPython with the repository's engine and tutor package."""
-    environment = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
-    result = subprocess.run([sys.executable, __file__, str(docs_dir)], cwd=REPO, env=environment,
-                            capture_output=True, text=True, encoding="utf-8")
-    if result.returncode != 0:
-        raise PredictionError(result.stderr.strip().splitlines()[-1] if result.stderr.strip() else "no output")
-    return json.loads(result.stdout)
+    try:
+        return in_fresh_python("prediction_answers", "answered", str(docs_dir))
+    except FreshPythonError as problem:
+        raise PredictionError(str(problem).splitlines()[-1]) from None
 
 
 def notebook_text(prediction):
@@ -172,11 +165,3 @@ def notebook_text(prediction):
     lines += ["", "<details><summary>Answer</summary>", "", f"**{prediction['shown']}.** {prediction['reason']}",
               "", "</details>"]
     return "\n".join(lines)
-
-
-if __name__ == "__main__":
-    sys.path[:0] = [str(REPO / "site_scripts"), str(REPO / "engine")]  # the engine numbers.yml's setup imports
-    try:
-        json.dump(answered(sys.argv[1]), sys.stdout, ensure_ascii=False, allow_nan=False)
-    except PredictionError as problem:
-        sys.exit(f"predictions: {problem}")

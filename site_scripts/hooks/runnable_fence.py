@@ -16,7 +16,7 @@ importing it, and kept out of the search index (data-search-exclude).
 Any other option, or an exercise with no such module, stops the build with a message naming it.
 Every block also shows, under its code, what the lesson's code prints: the build runs each page's
 blocks in page order in one namespace, as the page does, under CPython with the browser's own
-runner (tutor.runtime.runner, through block_outputs.py: one process for the whole build, started in
+runner (tutor.runtime.runner, through block_outputs.py: one fresh CPython for the whole build, started in
 on_env), and puts the output into the block (on_post_page) in a group labelled LESSON_OUTPUT_LABEL with a caption
 saying where it comes from. It is there with JavaScript off, in print and while Python starts;
 block.mjs hides it once the reader runs or edits the block (a saved edit included). When the page asks
@@ -32,10 +32,9 @@ import hashlib
 import html
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
+from fresh_python import FreshPythonError, in_fresh_python  # MkDocs puts the hooks' folder on sys.path
 from mkdocs.exceptions import PluginError
 from pymdownx.superfences import SuperFencesException
 from tutor_sources import EXERCISES, module_constants  # MkDocs puts the hooks' folder on sys.path while it loads a hook
@@ -44,7 +43,6 @@ FENCE_NAME = "runnable"
 ALLOWED_OPTIONS = {"title", "exercise"}
 EXERCISE_NAME = re.compile(r"[a-z_][a-z0-9_]*")
 CODE_IN_HINT = re.compile(r"`([^`]+)`")
-BLOCK_OUTPUTS = Path(__file__).with_name("block_outputs.py")
 REPO = Path(__file__).resolve().parents[2]
 RUN_INPUTS = [REPO / "engine" / "tinygrad.py", *sorted((REPO / "site_scripts" / "tutor").rglob("*.py"))]
 LESSON_OUTPUT_MARK = '<div class="runnable__lesson-output"></div>'   # filled in on_post_page
@@ -169,11 +167,11 @@ def on_env(env, config, files):
     keys = {page: (digest, json.dumps(blocks)) for page, blocks in page_blocks.items()}
     waiting = {page: blocks for page, blocks in page_blocks.items() if keys[page] not in output_cache}
     if waiting:
-        result = subprocess.run([sys.executable, str(BLOCK_OUTPUTS)], input=json.dumps(waiting),
-                                capture_output=True, text=True, encoding="utf-8", cwd=REPO)
-        if result.returncode != 0:
-            raise PluginError(f"runnable_fence.py: running the lesson's blocks under CPython failed:\n{result.stderr}")
-        for page, outputs in json.loads(result.stdout).items():
+        try:
+            computed = in_fresh_python("block_outputs", "pages_outputs", waiting)
+        except FreshPythonError as problem:
+            raise PluginError(f"runnable_fence.py: running the lesson's blocks under CPython failed:\n{problem}") from None
+        for page, outputs in computed.items():
             output_cache[keys[page]] = outputs
     for page, key in keys.items():
         page_outputs[page] = output_cache[key]
