@@ -5,6 +5,7 @@ its checks are step 5 of tutor.build_own.
 What it is not: the starter code, which lives in the chapter's Markdown.
 """
 from ..build_own import check_step
+from ..engine_sections import from_engine
 
 HINTS = [
     "Three parts, in this order: set `node.grad = 0.0` for every node of `order`; set `self.grad = 1.0`; "
@@ -15,19 +16,8 @@ HINTS = [
     "and both contributions count.",
 ]
 
-SOLUTION = '''\
-def backward(self):
-    """Fill every reachable `grad` with d(self)/d(that value)."""
-    order = self.topological_order()
-    for node in order:
-        node.grad = 0.0
-    self.grad = 1.0
-    # Backwards through the order, from self towards the inputs: each node's
-    # gradient is complete before the node passes it on. `+=` adds up every
-    # path: in a * a, both edges point at a.
-    for node in reversed(order):
-        for parent, derivative in node.edges:
-            parent.grad += node.grad * derivative
+SOLUTION = from_engine('''\
+--8<-- "engine/tinygrad.py:backward_walk"
 
 
 Value.backward = backward
@@ -37,7 +27,7 @@ if __name__ == "__main__":
     q = a * a + a
     q.backward()
     print("a.grad =", a.grad)  # 2·3 + 1 = 7
-'''
+''')
 
 
 def check(namespace):

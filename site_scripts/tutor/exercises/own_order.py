@@ -5,6 +5,7 @@ its checks are step 4 of tutor.build_own.
 What it is not: the starter code, which lives in the chapter's Markdown.
 """
 from ..build_own import check_step
+from ..engine_sections import from_engine
 
 HINTS = [
     "Each entry of the stack is a pair (value, parents_done). Take one off with `node, parents_done = stack.pop()`.",
@@ -14,26 +15,8 @@ HINTS = [
     "it, so they came off first): `order.append(node)`.",
 ]
 
-SOLUTION = '''\
-def topological_order(self):
-    """Self and every value it was computed from, each one after its parents."""
-    # Depth first, with a list as the stack instead of recursion, so that a
-    # chain of a million operations needs no deep call stack. A node goes on
-    # the stack once per edge that points at it; the first time it comes off,
-    # its parents go on above it (later times are skipped), and once they are
-    # all in `order` it comes off a last time, flagged, to join `order` itself.
-    order, seen = [], set()
-    stack = [(self, False)]
-    while stack:
-        node, parents_done = stack.pop()
-        if parents_done:
-            order.append(node)
-        elif node not in seen:
-            seen.add(node)
-            stack.append((node, True))
-            for parent, _ in node.edges:
-                stack.append((parent, False))
-    return order
+SOLUTION = from_engine('''\
+--8<-- "engine/tinygrad.py:topological_order"
 
 
 Value.topological_order = topological_order
@@ -43,7 +26,7 @@ if __name__ == "__main__":
     b = a * a
     c = b + a
     print([node.data for node in c.topological_order()])
-'''
+''')
 
 
 def check(namespace):

@@ -96,6 +96,25 @@ def test_checks_pass_on_the_solution(name):
     assert all(result["check"] for result in results)
 
 
+def shared_run(text, engine):
+    """The most consecutive non-blank lines of `text` that `engine` also holds in a row (spaces aside)."""
+    ours, theirs = ([line.strip() for line in each.splitlines() if line.strip()] for each in (text, engine))
+    best, previous = 0, [0] * (len(theirs) + 1)
+    for line in ours:
+        current = [0] + [previous[index] + 1 if line == other else 0 for index, other in enumerate(theirs)]
+        best, previous = max(best, *current), current
+    return best
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_solution_quotes_the_engine_rather_than_copying_it(name):
+    """A solution that is the engine's code (the chapter "Build your own engine") names the engine's `--8<--`
+    sections (tutor/engine_sections.py), so it cannot drift from engine/tinygrad.py: no module copies it
+    (test_own_engine_checks.py checks the quotes)."""
+    engine = (REPO / "engine" / "tinygrad.py").read_text(encoding="utf-8")
+    assert shared_run((EXERCISES / f"{name}.py").read_text(encoding="utf-8"), engine) <= 5
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_solution_replaces_the_starter_and_hints_are_given(name):
     exercise = runnable_fence.exercise_parts(name)

@@ -97,7 +97,8 @@ def engine_section(name):
 
 @pytest.mark.parametrize("step", ENGINE_SECTIONS)
 def test_the_solutions_are_the_lessons_engine_as_the_site_quotes_it(step):
-    """A step whose solution is a part of the engine copies it exactly, so solution and engine cannot drift apart."""
+    """A step whose solution is a part of the engine quotes it (tutor/engine_sections.py) exactly as the
+    chapters do (pymdownx.snippets)."""
     for section in ENGINE_SECTIONS[step]:
         text = engine_section(section)
         assert text.count("\n") >= 3 and "--8<--" not in text, text
