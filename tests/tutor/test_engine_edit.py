@@ -40,6 +40,7 @@ from other_engines import MICROGRAD_ROUNDS, MICROGRAD_STYLE, MUTATED, READERS_EN
 from tutor import engine_edit
 from tutor.runtime import page_calls
 from site_scripts.hooks import vendor
+from tutor_sources import module_constants
 
 REPO = Path(__file__).resolve().parents[2]
 ORIGINAL = (REPO / "engine" / "tinygrad.py").read_text(encoding="utf-8")
@@ -370,9 +371,10 @@ def solved_exercises():
     for name in BUILD_YOUR_OWN + sorted(set(names) - set(BUILD_YOUR_OWN)):
         exercise = importlib.import_module(f"tutor.exercises.{name}")
         namespace = chained if name in BUILD_YOUR_OWN else {"__name__": "__main__"}
+        solution = module_constants(Path(exercise.__file__))["SOLUTION"]  # as the build reads it (it may quote the repository's engine)
         with contextlib.redirect_stdout(io.StringIO()):
-            exec(compile(exercise.SOLUTION, f"<{name}>", "exec"), namespace)
-        results[name] = exercises.results(name, namespace, exercise.SOLUTION)  # as the page asks, with the code
+            exec(compile(solution, f"<{name}>", "exec"), namespace)
+        results[name] = exercises.results(name, namespace, solution)  # as the page asks, with the code
     return results
 
 
