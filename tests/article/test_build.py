@@ -4,10 +4,11 @@ What it is: one `mkdocs build --strict` of the real configuration into a tempora
 the browser tests' own build helper), then checks on the generated HTML: every chapter of the nav
 exists, no `{{ name }}` placeholder, snippet marker or data file the hooks read (numbers.yml,
 predictions.yml, teachers-questions.yml) leaked into the site, a data file that cannot be read is
-named by its hook, python fences only include engine/tinygrad.py (never retyped code), the
-complete-engine page shows the whole file, the download link reaches a byte-identical tinygrad.py,
-the numbers hook refuses a name it does not know, every formula arrives typeset by KaTeX (no raw TeX
-outside code, no style attribute, no KaTeX script) and a formula KaTeX refuses stops the build.
+named by its hook (also through the build's fresh CPython, which keeps prints out of its answers),
+python fences only include engine/tinygrad.py (never retyped code), the complete-engine page shows
+the whole file, the download link reaches a byte-identical tinygrad.py, the numbers hook refuses a
+name it does not know, every formula arrives typeset by KaTeX (no raw TeX outside code, no style
+attribute, no KaTeX script) and a formula KaTeX refuses stops the build.
 What it is not: a browser test (tests/site/test_article_blocks.py runs the blocks) or a check of the
 numbers' values (test_numbers.py).
 """
@@ -22,7 +23,7 @@ import pytest
 from mkdocs.exceptions import PluginError
 
 from lesson_pages import nav_pages, not_in_nav
-from site_scripts.hooks import formulas, lesson_numbers, prediction_answers, teachers_page
+from site_scripts.hooks import formulas, fresh_python, lesson_numbers, prediction_answers, teachers_page
 
 REPO = Path(__file__).resolve().parents[2]
 ENGINE = REPO / "engine" / "tinygrad.py"
@@ -60,6 +61,13 @@ def test_a_data_file_that_cannot_be_read_is_named_by_the_hook_that_reads_it(tmp_
         teachers_page.read_questions(tmp_path)
     with pytest.raises(prediction_answers.PredictionError, match=r"^cannot read .*predictions\.yml: "):
         prediction_answers.read(tmp_path)
+
+
+def test_the_builds_fresh_python_answers_apart_from_what_it_prints_and_names_a_failure(tmp_path):
+    """fresh_python.py computes the figures' states, the blocks' outputs and the predictions' answers."""
+    assert fresh_python.in_fresh_python("builtins", "print", "printed") is None  # printed to stderr, not the answer
+    with pytest.raises(prediction_answers.PredictionError, match=r"^cannot read .*predictions\.yml: "):
+        prediction_answers.answered_in_child(tmp_path)
 
 
 PYTHON_FENCE = re.compile(r"^```python\n(.*?)^```", flags=re.S | re.M)
