@@ -397,3 +397,18 @@ def test_the_class_overview_is_linked_from_the_teachers_page_only(site):
     index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
     assert not [entry for entry in index["docs"] if entry["location"].startswith("class-overview/")]
     assert not (site / teachers_page.QUESTIONS_FILE).exists()
+
+
+def test_each_exercise_has_one_name_the_chapters_heading_and_block_title():
+    """The chapters said "fewer steps" where the block and the teachers' page said "a faster fit" (issue #38): the
+    heading "Exercise: ..." above an exercise block is its block's title (build-your-own's headings name the step:
+    "Step 1: ..."), and the teachers' page names exercises only so."""
+    titles = set()
+    for chapter in DOCS.glob("*.md"):
+        markdown = chapter.read_text(encoding="utf-8")
+        for fence in EXERCISE_FENCE.finditer(markdown):
+            heading = re.findall(r"^#+ (.+)$", markdown[:fence.start()], flags=re.M)[-1]
+            assert heading == fence["title"] or not heading.startswith("Exercise:"), f"{chapter.name}: the heading {heading!r} names {fence['title']!r} otherwise"
+            titles.add(fence["title"])
+    named = set(re.findall(r"Exercise: [^\"\n*]+?(?=\"|\n|$)", TEACHERS.read_text(encoding="utf-8"), flags=re.M))
+    assert named and named <= titles, f"the teachers' page names these otherwise: {named - titles}"
