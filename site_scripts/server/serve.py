@@ -3,7 +3,8 @@
 What it is: the command a teacher runs in the unzipped classroom bundle (`python3 serve.py`; also
 `./dev.sh serve` and the tests). It prints the addresses students type, validates each file by its
 content (an ETag from its hash, never its date: the classroom zip dates every file 1980-01-01), and
-sends the build's gzip copy of a file (`name.gz`) to a browser that accepts gzip.
+sends the build's gzip copy of a file (`name.gz`) to a browser that accepts gzip. Run from the unzipped
+classroom zip, which holds no copy of itself, it answers the zip's address with a zip of its own folder.
 What it is not: a production web server; it exists because browsers refuse the lesson's Python on file:// pages.
 """
 import argparse
@@ -18,9 +19,13 @@ import re
 import socket
 import struct
 import sys
+import tempfile
+import zipfile
 import zlib
 from pathlib import Path
 
+CLASSROOM_ZIP = "downloads/slope-to-backprop-classroom.zip"  # as the build writes it (offline.py)
+ZIP_FOLDER = "slope-to-backprop"                         # the folder it unpacks into
 TYPES = {".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript",
          ".whl": "application/zip", ".json": "application/json", ".zip": "application/zip"}
 
@@ -98,6 +103,8 @@ class LessonHandler(http.server.SimpleHTTPRequestHandler):
         if address == self.base + "sitemap.xml":
             return self.send_sitemap()
         path = self.translate_path(self.path)
+        if address == self.base + CLASSROOM_ZIP and not os.path.isfile(path):
+            return self.send_own_zip()
         if os.path.isdir(path) and address.endswith("/"):
             path = os.path.join(path, "index.html")
         elif address.endswith("/"):
@@ -181,6 +188,30 @@ class LessonHandler(http.server.SimpleHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         return io.BytesIO(body)
+
+    def send_own_zip(self):
+        """The classroom zip made from the folder served (the unzipped zip holds no copy of itself): every file
+        under ZIP_FOLDER/, dated 1980 as the build dates them, serve.py executable."""
+        body = tempfile.TemporaryFile()
+        try:
+            folder = Path(self.directory)
+            with zipfile.ZipFile(body, "w", zipfile.ZIP_DEFLATED) as bundle:
+                for path in sorted(folder.rglob("*")):
+                    name = path.relative_to(folder).as_posix()
+                    if path.is_file() and not name.startswith("downloads/"):
+                        entry = zipfile.ZipInfo(f"{ZIP_FOLDER}/{name}", date_time=(1980, 1, 1, 0, 0, 0))
+                        entry.compress_type = zipfile.ZIP_DEFLATED
+                        entry.external_attr = (0o100755 if name == "serve.py" else 0o100644) << 16
+                        bundle.writestr(entry, path.read_bytes())
+            self.send_response(200)
+            self.send_header("Content-Type", "application/zip")
+            self.send_header("Content-Length", str(body.tell()))
+            self.end_headers()
+            body.seek(0)
+            return body
+        except BaseException:
+            body.close()
+            raise
 
     def send_error(self, code, message=None, explain=None):
         page = Path(self.directory) / "404.html"

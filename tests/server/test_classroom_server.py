@@ -3,11 +3,14 @@
 What it is: an update unzipped over the old lesson reaches returning readers, although the classroom zip
 dates every file 1980-01-01 (issue #39: validation by content, not by date); the build's gzip copies,
 each the same bytes as its file once decompressed, sent only to a browser that accepts gzip (issue #38);
-and what the server says when it starts or cannot.
+what the server says when it starts or cannot; and, served from the unzipped classroom zip, no link of the
+home page or the teachers' page (hosting included) that answers 404, the zip's own link answered by a zip of its folder.
 What it is not: the browser's side (tests/site/test_hosting.py: offline copy, isolation, the zip in Chromium).
 """
 import gzip
+import html
 import http.client
+import re
 import os
 import socket
 import subprocess
@@ -15,6 +18,7 @@ import sys
 import time
 import zipfile
 from pathlib import Path
+from urllib.parse import urljoin, urlsplit
 
 from helpers import SiteServer, free_port  # tests/site/helpers.py
 
@@ -199,3 +203,46 @@ def test_a_port_in_use_gets_a_plain_message(tmp_path):
     assert done.returncode != 0
     assert done.stderr.strip() == (f"serve.py: port {port} is already in use (is the lesson already being served?). "
                                    f"Stop the other server, or choose another port: python3 serve.py --port {port + 1}")
+
+
+def test_served_from_the_classroom_zip_no_link_of_the_home_or_teachers_page_answers_404(built_site, tmp_path):
+    """The teachers' page linked the classroom zip, which the zip cannot hold, so served from the zip the link
+    answered 404 (issue #38): serve.py answers it with a zip of its folder, holding what the build's zip holds."""
+    assert (OFFLINE_HOOK.DOWNLOADS + "/" + OFFLINE_HOOK.CLASSROOM_ZIP, OFFLINE_HOOK.ZIP_FOLDER) == (
+        serve_module().CLASSROOM_ZIP, serve_module().ZIP_FOLDER)
+    archive = built_site / OFFLINE_HOOK.DOWNLOADS / OFFLINE_HOOK.CLASSROOM_ZIP
+    with zipfile.ZipFile(archive) as bundle:
+        bundle.extractall(tmp_path)
+        names = sorted(bundle.namelist())
+    folder = tmp_path / OFFLINE_HOOK.ZIP_FOLDER
+    lines, process = started([sys.executable, str(folder / "serve.py"), "--host", "127.0.0.1", "--port", "0", "--quiet"])
+    try:
+        port = int("\n".join(lines).split("open http://127.0.0.1:")[1].split("/")[0])
+        checked = set()
+        for page in ("/", "/teachers/"):
+            status, _, body = get(port, page)
+            assert status == 200
+            for link in re.findall(r'(?:href|src)="([^"#]+)', body.decode("utf-8")):
+                address = urlsplit(urljoin(f"http://127.0.0.1:{port}{page}", html.unescape(link)))
+                if address.netloc == f"127.0.0.1:{port}" and address.path not in checked:
+                    checked.add(address.path)
+                    assert get(port, address.path)[0] == 200, f"{page} links {link}, which answers 404 from the zip"
+        zip_address = "/" + OFFLINE_HOOK.DOWNLOADS + "/" + OFFLINE_HOOK.CLASSROOM_ZIP
+        assert {zip_address, "/teachers/"} <= checked, "the home page links the teachers' page, which links the zip"
+        status, headers, body = get(port, zip_address)
+        assert (status, headers["Content-Type"]) == (200, "application/zip")
+        (tmp_path / "again.zip").write_bytes(body)
+        with zipfile.ZipFile(tmp_path / "again.zip") as again:
+            assert sorted(again.namelist()) == names
+            assert again.read(f"{OFFLINE_HOOK.ZIP_FOLDER}/index.html") == (folder / "index.html").read_bytes()
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def serve_module():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("serve_under_test", SERVE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
