@@ -424,3 +424,14 @@ def test_each_exercise_has_one_name_the_chapters_heading_and_block_title():
             titles.add(fence["title"])
     named = set(re.findall(r"Exercise: [^\"\n*]+?(?=\"|\n|$)", TEACHERS.read_text(encoding="utf-8"), flags=re.M))
     assert named and named <= titles, f"the teachers' page names these otherwise: {named - titles}"
+
+
+def test_what_the_page_says_of_solutions_off_and_the_answer_key_is_true(site):
+    """The page said learners meet the answer key "only if they go looking", and that ?solutions=off turns the
+    solutions off, while every exercise's page ships its solution (issue #38): it says what holds."""
+    text = squashed(page_text(site, "teachers.md"))
+    assert "only if they go looking" not in text and "the answer key is one click from every page" in text
+    assert "It hides nothing: the solutions are still in every page's HTML" in text
+    relu = importlib.import_module("tutor.exercises.relu").SOLUTION
+    assert html.escape(relu.strip().splitlines()[0], quote=True) in html_path(site, "engine.md").read_text(encoding="utf-8")
+    assert 'says "switched back on"' in text and "can be forged" in text and "never the file's, which is code too" in text
