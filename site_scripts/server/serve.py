@@ -3,7 +3,8 @@
 What it is: the command a teacher runs in the unzipped classroom bundle (`python3 serve.py`; also
 `./dev.sh serve` and the tests). It prints the addresses students type, validates each file by its
 content (an ETag from its hash, never its date: the classroom zip dates every file 1980-01-01), and
-sends the build's gzip copy of a file (`name.gz`) to a browser that accepts gzip. Run from the unzipped
+sends the build's Brotli copy of a file (`name.br`, listed with its original's hash in BROTLI_MANIFEST) to a
+browser that accepts br, else its gzip copy (`name.gz`) to one that accepts gzip: compressed once, at build. Run from the unzipped
 classroom zip, which holds no copy of itself, it answers the zip's address with a zip of its own folder.
 What it is not: a production web server; it exists because browsers refuse the lesson's Python on file:// pages.
 """
@@ -14,6 +15,7 @@ import functools
 import hashlib
 import http.server
 import io
+import json
 import os
 import re
 import socket
@@ -26,6 +28,7 @@ from pathlib import Path
 
 CLASSROOM_ZIP = "downloads/slope-to-backprop-classroom.zip"  # as the build writes it (offline.py)
 ZIP_FOLDER = "slope-to-backprop"                         # the folder it unpacks into
+BROTLI_MANIFEST = "brotli-copies.json"  # written by the build (site_scripts/hooks/gzip_copies.py)
 TYPES = {".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript",
          ".whl": "application/zip", ".json": "application/json", ".zip": "application/zip"}
 
@@ -63,8 +66,8 @@ def gzip_holds(copy, original):
     return magic == b"\x1f\x8b" and trailer == struct.pack("<II", crc, size & 0xFFFFFFFF)
 
 
-def accepts_gzip(header):
-    """Whether an Accept-Encoding header accepts gzip (a coding with q=0 is refused)."""
+def accepts(header, coding):
+    """Whether an Accept-Encoding header accepts `coding`, "gzip" or "br" (a coding with q=0 is refused)."""
     weights = {}
     for part in (header or "").lower().split(","):
         coding, _, parameters = part.partition(";")
@@ -73,7 +76,8 @@ def accepts_gzip(header):
             weights[coding.strip()] = float(found.group(1)) if found else 1.0
         except ValueError:
             weights[coding.strip()] = 0.0
-    return weights.get("gzip", weights.get("x-gzip", weights.get("*", 0.0))) > 0
+    named = weights.get(coding, weights.get("x-gzip") if coding == "gzip" else None)
+    return (weights.get("*", 0.0) if named is None else named) > 0
 
 
 class LessonHandler(http.server.SimpleHTTPRequestHandler):
@@ -86,6 +90,7 @@ class LessonHandler(http.server.SimpleHTTPRequestHandler):
     cache_control = "no-cache"  # a browser may keep a copy but asks each time whether it is still current
     protocol_version = "HTTP/1.1"  # Chromium ignores the ETag of an HTTP/1.0 answer (and 1.1 keeps connections open)
     digests = FileDigests()     # shared by every request of the process
+    manifests = None            # set below: BROTLI_MANIFEST read once per version of it
 
     def translate_path(self, path):
         if not path.startswith(self.base):
@@ -121,7 +126,13 @@ class LessonHandler(http.server.SimpleHTTPRequestHandler):
         try:
             digest = self.digests.of(path, opened)
             copy, tag, encoding = self.gzip_copy(path, digest), digest[0], None
-            if copy and accepts_gzip(self.headers.get("Accept-Encoding")):
+            wanted = self.headers.get("Accept-Encoding")
+            brotli_copy = self.brotli_copy(path, digest) if copy and accepts(wanted, "br") else None
+            if brotli_copy:
+                copy.close()
+                opened.close()
+                opened, tag, encoding = brotli_copy, self.digests.of(path + ".br", brotli_copy)[0], "br"
+            elif copy and accepts(wanted, "gzip"):
                 opened.close()
                 opened, tag, encoding = copy, self.digests.of(path + ".gz", copy)[0], "gzip"
             elif copy:
@@ -158,6 +169,20 @@ class LessonHandler(http.server.SimpleHTTPRequestHandler):
                 return copy
         copy.close()
         return None
+
+    def brotli_copy(self, path, digest):
+        """The build's Brotli copy of `path` (`path`.br) opened, if BROTLI_MANIFEST says it holds this very
+        content (`digest`), else None."""
+        manifest = Path(self.directory) / BROTLI_MANIFEST
+        try:
+            with open(manifest, "rb") as opened:
+                listed = self.manifests.of(manifest, opened)
+            relative = Path(path).resolve().relative_to(Path(self.directory).resolve()).as_posix()
+            if listed.get(relative) != digest[0]:
+                return None
+            return open(path + ".br", "rb")
+        except (OSError, ValueError):
+            return None
 
     def send_validators(self, etag, varies):
         self.send_header("ETag", etag)
@@ -238,6 +263,20 @@ class LessonHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format, *args):
         if not self.quiet:
             super().log_message(format, *args)
+
+
+class Manifests(FileDigests):
+    """BROTLI_MANIFEST's {path: sha256}, read once per version of the file (as FileDigests reads files)."""
+
+    def of(self, path, opened):
+        stat = os.fstat(opened.fileno())
+        version = (path, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino)
+        if version not in self.known:
+            self.known = {version: json.loads(opened.read().decode("utf-8"))}
+        return self.known[version]
+
+
+LessonHandler.manifests = Manifests()
 
 
 class LessonServer(http.server.ThreadingHTTPServer):

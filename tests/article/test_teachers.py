@@ -420,7 +420,8 @@ def test_each_exercise_has_one_name_the_chapters_heading_and_block_title():
         markdown = chapter.read_text(encoding="utf-8")
         for fence in EXERCISE_FENCE.finditer(markdown):
             heading = re.findall(r"^#+ (.+)$", markdown[:fence.start()], flags=re.M)[-1]
-            assert heading == fence["title"] or not heading.startswith("Exercise:"), f"{chapter.name}: the heading {heading!r} names {fence['title']!r} otherwise"
+            assert heading == fence["title"] or not heading.startswith("Exercise:"), (
+                f"{chapter.name}: the heading {heading!r} names {fence['title']!r} otherwise")
             titles.add(fence["title"])
     named = set(re.findall(r"Exercise: [^\"\n*]+?(?=\"|\n|$)", TEACHERS.read_text(encoding="utf-8"), flags=re.M))
     assert named and named <= titles, f"the teachers' page names these otherwise: {named - titles}"

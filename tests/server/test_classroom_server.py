@@ -1,12 +1,14 @@
 """test_classroom_server.py: the classroom server (site_scripts/server/serve.py) as a teacher runs it, in CPython.
 
 What it is: an update unzipped over the old lesson reaches returning readers, although the classroom zip
-dates every file 1980-01-01 (issue #39: validation by content, not by date); the build's gzip copies,
-each the same bytes as its file once decompressed, sent only to a browser that accepts gzip (issue #38);
+dates every file 1980-01-01 (issue #39: validation by content, not by date); the build's gzip and Brotli
+copies, each the same bytes as its file once decompressed, sent only to a browser that accepts their
+encoding, Brotli first, and never once the file changed (issue #38);
 what the server says when it starts or cannot; and, served from the unzipped classroom zip, no link of the
 home page or the teachers' page (hosting included) that answers 404, the zip's own link answered by a zip of its folder.
 What it is not: the browser's side (tests/site/test_hosting.py: offline copy, isolation, the zip in Chromium).
 """
+import brotli
 import gzip
 import html
 import http.client
@@ -23,7 +25,7 @@ from urllib.parse import urljoin, urlsplit
 from helpers import SiteServer, free_port  # tests/site/helpers.py
 
 from site_scripts.hooks import offline as OFFLINE_HOOK
-from site_scripts.hooks.gzip_copies import write_gzip_copies
+from site_scripts.hooks.gzip_copies import BROTLI_MANIFEST, write_brotli_copies, write_gzip_copies
 from site_scripts.hooks.reproducible_zip import write_zip
 
 SERVE = Path(__file__).resolve().parents[2] / "site_scripts" / "server" / "serve.py"
@@ -246,3 +248,52 @@ def serve_module():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def test_a_brotli_copy_goes_to_a_browser_that_accepts_br_and_only_while_it_holds_the_file(tmp_path):
+    script = ("const lesson = 'from a slope to backpropagation';\n" * 400).encode()
+    (tmp_path / "index.html").write_bytes(b"<!doctype html><p>Lesson</p>")
+    (tmp_path / "lesson.mjs").write_bytes(script)
+    (tmp_path / "font.woff2").write_bytes(os.urandom(5000))  # does not shrink: no copy of either kind
+    write_gzip_copies(tmp_path, ["lesson.mjs", "font.woff2"])
+    assert write_brotli_copies(tmp_path, ["lesson.mjs", "font.woff2"]) == ["lesson.mjs.br"]
+    copy = (tmp_path / "lesson.mjs.br").read_bytes()
+    assert brotli.decompress(copy) == script and len(copy) < len((tmp_path / "lesson.mjs.gz").read_bytes())
+    port = free_port()
+    with_server = SiteServer(tmp_path, port)
+    with_server.start()
+    try:
+        status, headers, body = get(port, "/lesson.mjs", **{"Accept-Encoding": "gzip, deflate, br, zstd"})
+        assert (status, body, headers["Content-Encoding"], headers["Vary"]) == (200, copy, "br", "Accept-Encoding")
+        assert int(headers["Content-Length"]) == len(copy)
+        assert get(port, "/lesson.mjs", **{"Accept-Encoding": "br", "If-None-Match": headers["ETag"]})[0] == 304
+        status, gzipped, body = get(port, "/lesson.mjs", **{"Accept-Encoding": "gzip, br;q=0"})
+        assert (gzipped["Content-Encoding"], gzip.decompress(body)) == ("gzip", script)
+        assert len({headers["ETag"], gzipped["ETag"], get(port, "/lesson.mjs")[1]["ETag"]}) == 3, "one tag per encoding"
+        status, plain, body = get(port, "/font.woff2", **{"Accept-Encoding": "br"})
+        assert (status, plain["Content-Encoding"], body) == (200, None, (tmp_path / "font.woff2").read_bytes())
+
+        # The file changed and the manifest still names the old one: the stale copy is not sent.
+        (tmp_path / "lesson.mjs").write_bytes(script.replace(b"slope", b"curve"))
+        write_gzip_copies(tmp_path, ["lesson.mjs"])
+        status, headers, body = get(port, "/lesson.mjs", **{"Accept-Encoding": "br, gzip"})
+        assert (headers["Content-Encoding"], gzip.decompress(body)) == ("gzip", script.replace(b"slope", b"curve"))
+    finally:
+        with_server.stop()
+
+
+def test_every_brotli_copy_of_the_build_is_its_file_byte_for_byte(built_site):
+    """The build's .br copies: beside every gzip copy, listed in the manifest with their original's sha256,
+    each decompressing to its file; the offline copy lists none of them, nor the manifest."""
+    import hashlib
+    import json
+    manifest = json.loads((built_site / BROTLI_MANIFEST).read_text(encoding="utf-8"))
+    gzipped = sorted(path.relative_to(built_site).as_posix()[:-3] for path in built_site.rglob("*.gz"))
+    gzipped.remove("sitemap.xml")  # MkDocs's own sitemap.xml.gz, which serve.py never sends (it rewrites the sitemap)
+    assert sorted(manifest) == gzipped and "assets/vendor/pyodide/pyodide.asm.wasm" in manifest
+    for path, digest in manifest.items():
+        original = (built_site / path).read_bytes()
+        assert hashlib.sha256(original).hexdigest() == digest, path
+        assert brotli.decompress((built_site / (path + ".br")).read_bytes()) == original, path
+    listed = OFFLINE_HOOK.precache_list(built_site)
+    assert not [path for path in listed if path.endswith(".br")] and BROTLI_MANIFEST not in listed
