@@ -70,12 +70,12 @@ def accepts(header, coding):
     """Whether an Accept-Encoding header accepts `coding`, "gzip" or "br" (a coding with q=0 is refused)."""
     weights = {}
     for part in (header or "").lower().split(","):
-        coding, _, parameters = part.partition(";")
+        listed, _, parameters = part.partition(";")
         found = re.search(r"q\s*=\s*([0-9.]+)", parameters)
         try:
-            weights[coding.strip()] = float(found.group(1)) if found else 1.0
+            weights[listed.strip()] = float(found.group(1)) if found else 1.0
         except ValueError:
-            weights[coding.strip()] = 0.0
+            weights[listed.strip()] = 0.0
     named = weights.get(coding, weights.get("x-gzip") if coding == "gzip" else None)
     return (weights.get("*", 0.0) if named is None else named) > 0
 
