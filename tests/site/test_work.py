@@ -14,7 +14,7 @@ reason and changes nothing saved, and a load that the browser's storage refuses 
 edited engine, after its other items were written) says so and puts back everything as it was. The header's link reaches "Your work" from every kind of page, also
 after instant navigation. Solutions turned off with ?solutions=off stay locked after a Check, the work
 file records it, and ?solutions=on unlocks them. With no name typed, "Download my work" asks for one
-instead of saving yet another "backprop-work.json" (issue #38).
+instead of saving one more file named only by the lesson (issue #38).
 What it is not: the class overview (test_class_overview.py) or the format's schema (tests/article/test_work_files.py).
 """
 import importlib
