@@ -14,6 +14,7 @@ What it is not: a file of the lesson: the service worker neither lists nor fetch
 import gzip
 import hashlib
 import json
+import os
 from pathlib import Path
 
 import brotli
@@ -49,8 +50,9 @@ def brotli_copy(data):
         return cached.read_bytes()
     packed = brotli.compress(data, **BROTLI_SETTINGS)
     BROTLI_CACHE.mkdir(parents=True, exist_ok=True)
-    cached.with_suffix(".part").write_bytes(packed)
-    cached.with_suffix(".part").replace(cached)  # never half a copy in the cache
+    part = cached.with_suffix(f".{os.getpid()}.part")  # two builds at once each write their own
+    part.write_bytes(packed)
+    part.replace(cached)  # never half a copy in the cache
     return packed
 
 
