@@ -1,16 +1,29 @@
-"""gzip_copies.py: the build's gzip copy of each built file that gzip shrinks, for the classroom server.
+"""gzip_copies.py: the build's compressed copies of each built file that shrinks, for the classroom server.
 
 What it is: write_gzip_copies(site_dir, paths) writes `name.gz` beside each file of `paths` that gzip
 makes at least a tenth smaller (measured, not guessed from its ending: the wasm, scripts, pages, styles,
 JSON and Python shrink; the snapshot, zips, wheels, fonts and images do not), with no time or name in
-the gzip header, so the same file gives the same copy on every build (the classroom zip stays reproducible).
-serve.py sends a copy, compressed once here, to a browser that accepts gzip.
+the gzip header, so the same file gives the same copy on every build (the classroom zip stays reproducible);
+write_brotli_copies(site_dir, paths) writes `name.br` beside each file that has a gzip copy, and lists the
+sha256 of each original in BROTLI_MANIFEST (a brotli stream names no checksum, so serve.py checks that list
+and never sends a stale copy). Brotli at its best quality takes minutes for the wasm, so each copy is kept
+in BROTLI_CACHE (build/, outside the site) under the original's sha256 and made once per checkout.
+serve.py sends a copy, compressed once here, to a browser that accepts it (br before gzip).
 What it is not: a file of the lesson: the service worker neither lists nor fetches the copies (offline.py).
 """
 import gzip
+import hashlib
+import json
+import os
 from pathlib import Path
 
+import brotli
+
 WORTH_IT = 0.9  # a copy is written when it is at most this fraction of the file's size
+BROTLI_MANIFEST = "brotli-copies.json"  # {site-relative path: sha256 hex of the file its .br copy holds}
+BROTLI_CACHE = Path(__file__).resolve().parents[2] / "build" / "brotli-copies"
+BROTLI_SETTINGS = {"quality": 11, "lgwin": 24}
+COPY_ENDINGS = (".gz", ".br")
 
 
 def write_gzip_copies(site_dir, paths):
@@ -29,6 +42,36 @@ def write_gzip_copies(site_dir, paths):
     return written
 
 
+def brotli_copy(data):
+    """`data` compressed by Brotli at BROTLI_SETTINGS, from BROTLI_CACHE when it was made before."""
+    key = hashlib.sha256(data + json.dumps(BROTLI_SETTINGS).encode()).hexdigest()
+    cached = BROTLI_CACHE / f"{key}.br"
+    if cached.is_file():
+        return cached.read_bytes()
+    packed = brotli.compress(data, **BROTLI_SETTINGS)
+    BROTLI_CACHE.mkdir(parents=True, exist_ok=True)
+    part = cached.with_suffix(f".{os.getpid()}.part")  # two builds at once each write their own
+    part.write_bytes(packed)
+    part.replace(cached)  # never half a copy in the cache
+    return packed
+
+
+def write_brotli_copies(site_dir, paths):
+    """Write site_dir/path.br for each of `paths` that has a gzip copy (a file that shrinks), and the manifest
+    BROTLI_MANIFEST of their originals' sha256. Returns the site-relative paths of the copies."""
+    site_dir, manifest = Path(site_dir), {}
+    for path in paths:
+        copy = site_dir / (path + ".br")
+        if not (site_dir / (path + ".gz")).is_file():
+            copy.unlink(missing_ok=True)
+            continue
+        data = (site_dir / path).read_bytes()
+        copy.write_bytes(brotli_copy(data))
+        manifest[path] = hashlib.sha256(data).hexdigest()
+    (site_dir / BROTLI_MANIFEST).write_text(json.dumps(manifest, indent=0, sort_keys=True) + "\n", encoding="utf-8")
+    return [path + ".br" for path in manifest]
+
+
 def is_gzip_copy(path, paths):
-    """Whether the site-relative `path` is the gzip copy of another file among `paths`."""
-    return path.endswith(".gz") and path[:-len(".gz")] in paths
+    """Whether the site-relative `path` is a compressed copy (.gz or .br) of another file among `paths`."""
+    return path.endswith(COPY_ENDINGS) and path[:-len(".gz")] in paths

@@ -4,7 +4,7 @@ What it is: after every build (and after the other hooks, whose files it must se
   - copies site_scripts/server/serve.py to the site root, so every copy of the site carries its server;
   - lists every built file with its SRI sha256 (and its size, for the copy's progress) and writes that
     list, with a build version derived from it, into the service worker it copies to the site root (root scope = it controls every page);
-  - writes the gzip copies the classroom server sends (gzip_copies.py), of the listed files and the worker;
+  - writes the gzip and Brotli copies the classroom server sends (gzip_copies.py), of the listed files and the worker;
   - zips the site into downloads/CLASSROOM_ZIP, the classroom bundle a teacher unzips and starts
     with `python3 serve.py`.
 What it is not: the service worker's behaviour (site_scripts/browser/offline/service-worker.js) nor the server
@@ -17,7 +17,7 @@ import shutil
 from pathlib import Path
 
 from mkdocs.plugins import event_priority
-from gzip_copies import is_gzip_copy, write_gzip_copies
+from gzip_copies import BROTLI_MANIFEST, is_gzip_copy, write_brotli_copies, write_gzip_copies
 from reproducible_zip import write_zip  # MkDocs puts the hooks' folder on sys.path while it loads a hook
 
 
@@ -36,7 +36,7 @@ BUILD_LINE = 'const BUILD = { version: "unbuilt", files: {} };'
 UNFILLED_WORKER = f"assets/lesson/browser/offline/{WORKER_NAME}"
 NOT_PRECACHED = {WORKER_NAME, SERVER_NAME, UNFILLED_WORKER}  # plus downloads/ and source maps (for developer tools only)
 # serve.py rewrites sitemap.xml to the address it serves, so its bytes (and hash) change with the address.
-NOT_PRECACHED |= {"sitemap.xml", "sitemap.xml.gz"}
+NOT_PRECACHED |= {"sitemap.xml", "sitemap.xml.gz", "sitemap.xml.br", BROTLI_MANIFEST}
 
 
 def subresource_integrity(path):
@@ -85,4 +85,5 @@ def on_post_build(config, **kwargs):
     files = precache_list(site_dir)
     write_service_worker(WORKER_SOURCE, site_dir, files)
     write_gzip_copies(site_dir, [*files, WORKER_NAME])
+    write_brotli_copies(site_dir, [*files, WORKER_NAME])
     write_classroom_zip(site_dir)

@@ -3,7 +3,9 @@
 What it is: the command a teacher runs in the unzipped classroom bundle (`python3 serve.py`; also
 `./dev.sh serve` and the tests). It prints the addresses students type, validates each file by its
 content (an ETag from its hash, never its date: the classroom zip dates every file 1980-01-01), and
-sends the build's gzip copy of a file (`name.gz`) to a browser that accepts gzip.
+sends the build's Brotli copy of a file (`name.br`, listed with its original's hash in BROTLI_MANIFEST) to a
+browser that accepts br, else its gzip copy (`name.gz`) to one that accepts gzip: compressed once, at build. Run from the unzipped
+classroom zip, which holds no copy of itself, it answers the zip's address with a zip of its own folder.
 What it is not: a production web server; it exists because browsers refuse the lesson's Python on file:// pages.
 """
 import argparse
@@ -13,14 +15,20 @@ import functools
 import hashlib
 import http.server
 import io
+import json
 import os
 import re
 import socket
 import struct
 import sys
+import tempfile
+import zipfile
 import zlib
 from pathlib import Path
 
+CLASSROOM_ZIP = "downloads/slope-to-backprop-classroom.zip"  # as the build writes it (offline.py)
+ZIP_FOLDER = "slope-to-backprop"                         # the folder it unpacks into
+BROTLI_MANIFEST = "brotli-copies.json"  # written by the build (site_scripts/hooks/gzip_copies.py)
 TYPES = {".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript",
          ".whl": "application/zip", ".json": "application/json", ".zip": "application/zip"}
 
@@ -58,17 +66,18 @@ def gzip_holds(copy, original):
     return magic == b"\x1f\x8b" and trailer == struct.pack("<II", crc, size & 0xFFFFFFFF)
 
 
-def accepts_gzip(header):
-    """Whether an Accept-Encoding header accepts gzip (a coding with q=0 is refused)."""
+def accepts(header, coding):
+    """Whether an Accept-Encoding header accepts `coding`, "gzip" or "br" (a coding with q=0 is refused)."""
     weights = {}
     for part in (header or "").lower().split(","):
-        coding, _, parameters = part.partition(";")
+        listed, _, parameters = part.partition(";")
         found = re.search(r"q\s*=\s*([0-9.]+)", parameters)
         try:
-            weights[coding.strip()] = float(found.group(1)) if found else 1.0
+            weights[listed.strip()] = float(found.group(1)) if found else 1.0
         except ValueError:
-            weights[coding.strip()] = 0.0
-    return weights.get("gzip", weights.get("x-gzip", weights.get("*", 0.0))) > 0
+            weights[listed.strip()] = 0.0
+    named = weights.get(coding, weights.get("x-gzip") if coding == "gzip" else None)
+    return (weights.get("*", 0.0) if named is None else named) > 0
 
 
 class LessonHandler(http.server.SimpleHTTPRequestHandler):
@@ -81,6 +90,7 @@ class LessonHandler(http.server.SimpleHTTPRequestHandler):
     cache_control = "no-cache"  # a browser may keep a copy but asks each time whether it is still current
     protocol_version = "HTTP/1.1"  # Chromium ignores the ETag of an HTTP/1.0 answer (and 1.1 keeps connections open)
     digests = FileDigests()     # shared by every request of the process
+    manifests = None            # set below: BROTLI_MANIFEST read once per version of it
 
     def translate_path(self, path):
         if not path.startswith(self.base):
@@ -98,6 +108,8 @@ class LessonHandler(http.server.SimpleHTTPRequestHandler):
         if address == self.base + "sitemap.xml":
             return self.send_sitemap()
         path = self.translate_path(self.path)
+        if address == self.base + CLASSROOM_ZIP and not os.path.isfile(path):
+            return self.send_own_zip()
         if os.path.isdir(path) and address.endswith("/"):
             path = os.path.join(path, "index.html")
         elif address.endswith("/"):
@@ -114,7 +126,13 @@ class LessonHandler(http.server.SimpleHTTPRequestHandler):
         try:
             digest = self.digests.of(path, opened)
             copy, tag, encoding = self.gzip_copy(path, digest), digest[0], None
-            if copy and accepts_gzip(self.headers.get("Accept-Encoding")):
+            wanted = self.headers.get("Accept-Encoding")
+            brotli_copy = self.brotli_copy(path, digest) if copy and accepts(wanted, "br") else None
+            if brotli_copy:
+                copy.close()
+                opened.close()
+                opened, tag, encoding = brotli_copy, self.digests.of(path + ".br", brotli_copy)[0], "br"
+            elif copy and accepts(wanted, "gzip"):
                 opened.close()
                 opened, tag, encoding = copy, self.digests.of(path + ".gz", copy)[0], "gzip"
             elif copy:
@@ -152,6 +170,20 @@ class LessonHandler(http.server.SimpleHTTPRequestHandler):
         copy.close()
         return None
 
+    def brotli_copy(self, path, digest):
+        """The build's Brotli copy of `path` (`path`.br) opened, if BROTLI_MANIFEST says it holds this very
+        content (`digest`), else None."""
+        manifest = Path(self.directory) / BROTLI_MANIFEST
+        try:
+            with open(manifest, "rb") as opened:
+                listed = self.manifests.of(manifest, opened)
+            relative = Path(path).resolve().relative_to(Path(self.directory).resolve()).as_posix()
+            if listed.get(relative) != digest[0]:
+                return None
+            return open(path + ".br", "rb")
+        except (OSError, ValueError):
+            return None
+
     def send_validators(self, etag, varies):
         self.send_header("ETag", etag)
         if varies:
@@ -182,6 +214,30 @@ class LessonHandler(http.server.SimpleHTTPRequestHandler):
         self.end_headers()
         return io.BytesIO(body)
 
+    def send_own_zip(self):
+        """The classroom zip made from the folder served (the unzipped zip holds no copy of itself): every file
+        under ZIP_FOLDER/, dated 1980 as the build dates them, serve.py executable."""
+        body = tempfile.TemporaryFile()
+        try:
+            folder = Path(self.directory)
+            with zipfile.ZipFile(body, "w", zipfile.ZIP_DEFLATED) as bundle:
+                for path in sorted(folder.rglob("*")):
+                    name = path.relative_to(folder).as_posix()
+                    if path.is_file() and not name.startswith("downloads/"):
+                        entry = zipfile.ZipInfo(f"{ZIP_FOLDER}/{name}", date_time=(1980, 1, 1, 0, 0, 0))
+                        entry.compress_type = zipfile.ZIP_DEFLATED
+                        entry.external_attr = (0o100755 if name == "serve.py" else 0o100644) << 16
+                        bundle.writestr(entry, path.read_bytes())
+            self.send_response(200)
+            self.send_header("Content-Type", "application/zip")
+            self.send_header("Content-Length", str(body.tell()))
+            self.end_headers()
+            body.seek(0)
+            return body
+        except BaseException:
+            body.close()
+            raise
+
     def send_error(self, code, message=None, explain=None):
         page = Path(self.directory) / "404.html"
         if code == 404 and page.is_file():
@@ -207,6 +263,20 @@ class LessonHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format, *args):
         if not self.quiet:
             super().log_message(format, *args)
+
+
+class Manifests(FileDigests):
+    """BROTLI_MANIFEST's {path: sha256}, read once per version of the file (as FileDigests reads files)."""
+
+    def of(self, path, opened):
+        stat = os.fstat(opened.fileno())
+        version = (path, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino)
+        if version not in self.known:
+            self.known = {version: json.loads(opened.read().decode("utf-8"))}
+        return self.known[version]
+
+
+LessonHandler.manifests = Manifests()
 
 
 class LessonServer(http.server.ThreadingHTTPServer):

@@ -1,13 +1,18 @@
 """test_classroom_server.py: the classroom server (site_scripts/server/serve.py) as a teacher runs it, in CPython.
 
 What it is: an update unzipped over the old lesson reaches returning readers, although the classroom zip
-dates every file 1980-01-01 (issue #39: validation by content, not by date); the build's gzip copies,
-each the same bytes as its file once decompressed, sent only to a browser that accepts gzip (issue #38);
-and what the server says when it starts or cannot.
+dates every file 1980-01-01 (issue #39: validation by content, not by date); the build's gzip and Brotli
+copies, each the same bytes as its file once decompressed, sent only to a browser that accepts their
+encoding, Brotli first, and never once the file changed (issue #38);
+what the server says when it starts or cannot; and, served from the unzipped classroom zip, no link of the
+home page or the teachers' page (hosting included) that answers 404, the zip's own link answered by a zip of its folder.
 What it is not: the browser's side (tests/site/test_hosting.py: offline copy, isolation, the zip in Chromium).
 """
+import brotli
 import gzip
+import html
 import http.client
+import re
 import os
 import socket
 import subprocess
@@ -15,11 +20,12 @@ import sys
 import time
 import zipfile
 from pathlib import Path
+from urllib.parse import urljoin, urlsplit
 
 from helpers import SiteServer, free_port  # tests/site/helpers.py
 
 from site_scripts.hooks import offline as OFFLINE_HOOK
-from site_scripts.hooks.gzip_copies import write_gzip_copies
+from site_scripts.hooks.gzip_copies import BROTLI_MANIFEST, write_brotli_copies, write_gzip_copies
 from site_scripts.hooks.reproducible_zip import write_zip
 
 SERVE = Path(__file__).resolve().parents[2] / "site_scripts" / "server" / "serve.py"
@@ -199,3 +205,95 @@ def test_a_port_in_use_gets_a_plain_message(tmp_path):
     assert done.returncode != 0
     assert done.stderr.strip() == (f"serve.py: port {port} is already in use (is the lesson already being served?). "
                                    f"Stop the other server, or choose another port: python3 serve.py --port {port + 1}")
+
+
+def test_served_from_the_classroom_zip_no_link_of_the_home_or_teachers_page_answers_404(built_site, tmp_path):
+    """The teachers' page linked the classroom zip, which the zip cannot hold, so served from the zip the link
+    answered 404 (issue #38): serve.py answers it with a zip of its folder, holding what the build's zip holds."""
+    assert (OFFLINE_HOOK.DOWNLOADS + "/" + OFFLINE_HOOK.CLASSROOM_ZIP, OFFLINE_HOOK.ZIP_FOLDER) == (
+        serve_module().CLASSROOM_ZIP, serve_module().ZIP_FOLDER)
+    archive = built_site / OFFLINE_HOOK.DOWNLOADS / OFFLINE_HOOK.CLASSROOM_ZIP
+    with zipfile.ZipFile(archive) as bundle:
+        bundle.extractall(tmp_path)
+        names = sorted(bundle.namelist())
+    folder = tmp_path / OFFLINE_HOOK.ZIP_FOLDER
+    lines, process = started([sys.executable, str(folder / "serve.py"), "--host", "127.0.0.1", "--port", "0", "--quiet"])
+    try:
+        port = int("\n".join(lines).split("open http://127.0.0.1:")[1].split("/")[0])
+        checked = set()
+        for page in ("/", "/teachers/"):
+            status, _, body = get(port, page)
+            assert status == 200
+            for link in re.findall(r'(?:href|src)="([^"#]+)', body.decode("utf-8")):
+                address = urlsplit(urljoin(f"http://127.0.0.1:{port}{page}", html.unescape(link)))
+                if address.netloc == f"127.0.0.1:{port}" and address.path not in checked:
+                    checked.add(address.path)
+                    assert get(port, address.path)[0] == 200, f"{page} links {link}, which answers 404 from the zip"
+        zip_address = "/" + OFFLINE_HOOK.DOWNLOADS + "/" + OFFLINE_HOOK.CLASSROOM_ZIP
+        assert {zip_address, "/teachers/"} <= checked, "the home page links the teachers' page, which links the zip"
+        status, headers, body = get(port, zip_address)
+        assert (status, headers["Content-Type"]) == (200, "application/zip")
+        (tmp_path / "again.zip").write_bytes(body)
+        with zipfile.ZipFile(tmp_path / "again.zip") as again:
+            assert sorted(again.namelist()) == names
+            assert again.read(f"{OFFLINE_HOOK.ZIP_FOLDER}/index.html") == (folder / "index.html").read_bytes()
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def serve_module():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("serve_under_test", SERVE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_brotli_copy_goes_to_a_browser_that_accepts_br_and_only_while_it_holds_the_file(tmp_path):
+    script = ("const lesson = 'from a slope to backpropagation';\n" * 400).encode()
+    (tmp_path / "index.html").write_bytes(b"<!doctype html><p>Lesson</p>")
+    (tmp_path / "lesson.mjs").write_bytes(script)
+    (tmp_path / "font.woff2").write_bytes(os.urandom(5000))  # does not shrink: no copy of either kind
+    write_gzip_copies(tmp_path, ["lesson.mjs", "font.woff2"])
+    assert write_brotli_copies(tmp_path, ["lesson.mjs", "font.woff2"]) == ["lesson.mjs.br"]
+    copy = (tmp_path / "lesson.mjs.br").read_bytes()
+    assert brotli.decompress(copy) == script and len(copy) < len((tmp_path / "lesson.mjs.gz").read_bytes())
+    port = free_port()
+    with_server = SiteServer(tmp_path, port)
+    with_server.start()
+    try:
+        status, headers, body = get(port, "/lesson.mjs", **{"Accept-Encoding": "gzip, deflate, br, zstd"})
+        assert (status, body, headers["Content-Encoding"], headers["Vary"]) == (200, copy, "br", "Accept-Encoding")
+        assert int(headers["Content-Length"]) == len(copy)
+        assert get(port, "/lesson.mjs", **{"Accept-Encoding": "br", "If-None-Match": headers["ETag"]})[0] == 304
+        status, gzipped, body = get(port, "/lesson.mjs", **{"Accept-Encoding": "gzip, br;q=0"})
+        assert (gzipped["Content-Encoding"], gzip.decompress(body)) == ("gzip", script)
+        assert len({headers["ETag"], gzipped["ETag"], get(port, "/lesson.mjs")[1]["ETag"]}) == 3, "one tag per encoding"
+        status, plain, body = get(port, "/font.woff2", **{"Accept-Encoding": "br"})
+        assert (status, plain["Content-Encoding"], body) == (200, None, (tmp_path / "font.woff2").read_bytes())
+
+        # The file changed and the manifest still names the old one: the stale copy is not sent.
+        (tmp_path / "lesson.mjs").write_bytes(script.replace(b"slope", b"curve"))
+        write_gzip_copies(tmp_path, ["lesson.mjs"])
+        status, headers, body = get(port, "/lesson.mjs", **{"Accept-Encoding": "br, gzip"})
+        assert (headers["Content-Encoding"], gzip.decompress(body)) == ("gzip", script.replace(b"slope", b"curve"))
+    finally:
+        with_server.stop()
+
+
+def test_every_brotli_copy_of_the_build_is_its_file_byte_for_byte(built_site):
+    """The build's .br copies: beside every gzip copy, listed in the manifest with their original's sha256,
+    each decompressing to its file; the offline copy lists none of them, nor the manifest."""
+    import hashlib
+    import json
+    manifest = json.loads((built_site / BROTLI_MANIFEST).read_text(encoding="utf-8"))
+    gzipped = sorted(path.relative_to(built_site).as_posix()[:-3] for path in built_site.rglob("*.gz"))
+    gzipped.remove("sitemap.xml")  # MkDocs's own sitemap.xml.gz, which serve.py never sends (it rewrites the sitemap)
+    assert sorted(manifest) == gzipped and "assets/vendor/pyodide/pyodide.asm.wasm" in manifest
+    for path, digest in manifest.items():
+        original = (built_site / path).read_bytes()
+        assert hashlib.sha256(original).hexdigest() == digest, path
+        assert brotli.decompress((built_site / (path + ".br")).read_bytes()) == original, path
+    listed = OFFLINE_HOOK.precache_list(built_site)
+    assert not [path for path in listed if path.endswith(".br")] and BROTLI_MANIFEST not in listed

@@ -4,7 +4,7 @@ What it is: `generated_work(lesson, learner, seed)` writes a work file's value (
 site_scripts/browser/work/work-file.schema.json) for a made-up learner of the built lesson (`lesson`:
 the build's assets/lesson/browser/work/lesson.json): a random choice of chapters run, exercises tried
 and solved with code of their own, predictions answered (right or wrong at the first try, some answers
-shown), figures filled in by hand, solutions shown or turned off; every fourth file is of the kind made
+shown), figures filled in by hand, solutions shown, turned off or switched back on; every fourth file is of the kind made
 before first tries and figures were kept (no `first`, `firstRight` or `figures`). `expected_counts`
 counts one file the way the class overview must, written here independently of the page's JavaScript,
 so the overview's rows and CSV can be checked against it, and `row_text` is what its table's cells then
@@ -74,14 +74,15 @@ def generated_work(lesson, learner, seed):
         if rng.random() < 0.7:
             total = rng.randint(6, 11)
             figures[figure["name"]] = {"right": rng.choice([total, rng.randint(0, total)]), "total": total}
-    solutions_off = rng.random() < 0.3
+    switch = rng.random()
+    solutions_off, switched_back_on = switch < 0.3, 0.3 <= switch < 0.5  # turned off; turned off, then on again
     return {
         "format": FORMAT, "version": 1,
         "site": dict(lesson["site"]),
         "saved": iso(START + timedelta(days=5)),
         "learner": learner,
         "settings": {"solutions": "off" if solutions_off else "on",
-                     "solutionsChanged": iso(START) if solutions_off else None},
+                     "solutionsChanged": iso(START) if solutions_off or switched_back_on else None},
         "pages": pages, "edits": edits, "exercises": exercises, "predictions": predictions,
         **({} if older else {"figures": figures}),
         "engine": {"active": None, "draft": None},
@@ -125,6 +126,7 @@ def expected_counts(work, lesson):
         "steps": len(steps),
         "solutions_shown": sum(result["solutionShown"] for result in work["exercises"].values()),
         "solutions_off": work["settings"]["solutions"] == "off",
+        "solutions_back_on": work["settings"]["solutionsChanged"] if work["settings"]["solutions"] == "on" else None,
         "last_change": max((page["lastChange"] for page in work["pages"].values()), default=None),
         "edited_engine": work["engine"]["active"] is not None,
         "solved_without_code": sum(result["solved"] and result["code"] is None for name, result in work["exercises"].items()
@@ -156,6 +158,14 @@ def bad_work_files(lesson):
     ]
 
 
+def solutions_note(counts):
+    """What the overview adds to the number of solutions shown: " (turned off)", " (switched back on <time>)" or ""."""
+    if counts["solutions_off"]:
+        return " (turned off)"
+    back_on = counts["solutions_back_on"]
+    return f" (switched back on {back_on.replace('T', ' ')[:16]})" if back_on else ""  # the page's zone is UTC here
+
+
 def row_text(counts, lesson):
     """The cells after the learner's name in the overview's row of a file with `counts` (expected_counts)."""
     def chapter(path):
@@ -179,5 +189,5 @@ def row_text(counts, lesson):
                             + ([f"{ignored} prediction{'' if ignored == 1 else 's'} this lesson does not have"] if ignored else [])) or "—"
     return [f"{counts['chapters_run']} of {counts['chapters']}", f"{counts['exercises_passed']} of {counts['exercises']}",
             predictions, f"{counts['steps_passed']} of {counts['steps']}", f"{counts['figures_done']} of {counts['figures']}",
-            f"{counts['solutions_shown']}{' (turned off)' if counts['solutions_off'] else ''}", last,
+            f"{counts['solutions_shown']}{solutions_note(counts)}", last,
             "yes" if counts["edited_engine"] else "no", not_counted, "not checked", *[chapter(item["path"]) for item in lesson["chapters"]]]

@@ -27,6 +27,11 @@ from test_accessibility import serious_violations
 from sample_work_files import DROP_FILES, bad_work_files, expected_counts, generated_work, lesson_map, row_text
 
 NAMES = ["=cmd()", "+Zoe", "-1 Sam", "@Lee", "Émile", 'Ada "the first"'] + [f"Learner {n:02d}" for n in range(6, 30)]
+FITS = """() => {
+  const box = document.querySelector(".class-overview__table"), table = box.querySelector("table");
+  return { page: document.documentElement.scrollWidth, box: [box.scrollWidth, box.clientWidth],
+           table: [table.scrollWidth, table.clientWidth] };
+}"""
 READ_ROWS = """table => [...table.querySelectorAll('tbody tr')].map(row => [...row.cells].map(cell => cell.textContent))"""
 
 
@@ -77,6 +82,14 @@ def test_thirty_files_and_a_bad_one_make_the_class_table_and_its_csv(page, site_
     expect(problems).to_have_text("cut-backprop-work.json: The file ends too early: it was cut off while it was saved "
                                   "or copied. Download the work again in the browser that holds it.")
     table = page.get_by_role("table")
+    # At first the table fits a 1280-wide projector: one column per chapter (issue #38); the rest on demand.
+    expect(table.locator("thead th")).to_have_text(["Learner", *[chapter["title"] for chapter in lesson["chapters"]]])
+    widths = page.evaluate(FITS)
+    assert widths["page"] <= 1280 and widths["box"][0] <= widths["box"][1] and widths["table"][0] <= widths["table"][1], widths
+    assert any(", " in cell and "solved" in cell for row in table.evaluate(READ_ROWS) for cell in row[1:])
+    every_column = page.get_by_role("button", name="Show every column")
+    every_column.click()
+    expect(every_column).to_have_attribute("aria-pressed", "true")
     headings = table.locator("thead th").all_inner_texts()
     assert headings == ["Learner", "Chapters with something run", "Exercises passed (says the file)", "Predictions right first time",
                         "Build-your-own steps passed", "Figures done by hand", "Solutions shown", "Last change",
@@ -88,6 +101,7 @@ def test_thirty_files_and_a_bad_one_make_the_class_table_and_its_csv(page, site_
     for row in rows:
         assert row[1:] == row_text(expected_counts(works[row[0]], lesson), lesson), row[0]
     assert any(row[2] != "0 of 14" for row in rows) and any("turned off" in row[6] for row in rows)
+    assert any("(switched back on 2026-" in row[6] for row in rows), "a file whose solutions were turned off and on again"
     # first tries: some wrong first and right later, some shown, some from files that could not record them
     assert any("not recorded" in row[3] for row in rows) and any("shown the answer" in row[3] for row in rows)
     assert any("1 prediction this lesson does not have" == row[9] for row in rows), "an older lesson's prediction is not counted"
@@ -127,7 +141,7 @@ def test_thirty_files_and_a_bad_one_make_the_class_table_and_its_csv(page, site_
                            "Predictions right first time", "Predictions answered", "Predictions whose answer was shown",
                            "Predictions whose first try was not recorded", "Predictions", "Build-your-own steps passed",
                            "Build-your-own steps", "Figures done by hand", "Figures by hand", "Solutions shown",
-                           "Solutions turned off", "Last change", "Edited engine", "Not counted",
+                           "Solutions", "Last change", "Edited engine", "Not counted",
                            "Exercises passed (checked)"]
     assert header[21:] == [chapter["title"] for chapter in lesson["chapters"]] and len(lines) == 30
     shown = {"'=cmd()": "=cmd()", "'+Zoe": "+Zoe", "'-1 Sam": "-1 Sam", "'@Lee": "@Lee"}
@@ -141,11 +155,20 @@ def test_thirty_files_and_a_bad_one_make_the_class_table_and_its_csv(page, site_
             counts["predictions_right_first"], counts["predictions_answered"], counts["predictions_shown"],
             counts["predictions_unknown"], counts["predictions"], counts["steps_passed"], counts["steps"],
             counts["figures_done"], counts["figures"], counts["solutions_shown"]], name
-        assert line[16] == ("yes" if counts["solutions_off"] else "no")
+        assert line[16] == ("off" if counts["solutions_off"] else
+                            f"switched back on {counts['solutions_back_on'].replace('T', ' ')[:16]}" if counts["solutions_back_on"] else "on")
         expected = row_text(counts, lesson)
         assert line[17:20] + line[21:] == expected[6:9] + expected[10:], name
         assert line[20] == "", "not checked yet"
     assert b'"Ada ""the first"""' in raw
+
+    # A spreadsheet set to a European language splits lines at ";" (issue #38): the same gradebook, offered so.
+    page.get_by_label("CSV separator").select_option(";")
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download as CSV").click()
+    semicolons = open(download.value.path(), "rb").read().decode("utf-8-sig")
+    assert list(csv.reader(io.StringIO(semicolons, newline=""), delimiter=";")) == table_rows
+    assert semicolons.splitlines()[0].count(";") == len(header) - 1
 
     assert requests_made[requests_before:] == [], "the overview requested something while it read the files"
     assert outside_requests == [] and page_errors == []
@@ -247,6 +270,7 @@ def test_only_what_the_lesson_has_is_counted_under_its_own_titles(page, site_url
         "month-13.json: This work file is damaged or was changed by hand: it has the date 2026-13-02 08:00:00, "
         "which does not exist.")
     table = page.get_by_role("table")
+    page.get_by_role("button", name="Show every column").click()
     cells = dict(zip(table.locator("thead th").all_inner_texts(), table.locator("tbody tr").first.locator("th, td").all_inner_texts()))
     assert cells["Exercises passed (says the file)"] == f"0 of {len(lesson['exercises'])}"
     assert cells["Build-your-own steps passed"].startswith("0 of ")
@@ -281,6 +305,7 @@ def test_a_file_that_carries_an_edited_engine_is_marked(page, site_url, lesson, 
     field.set_input_files(write_files(tmp_path, files))
     table = page.get_by_role("table")
     expect(table.locator("tbody tr")).to_have_count(3)
+    page.get_by_role("button", name="Show every column").click()
     headings = table.locator("thead th").all_inner_texts()
     marks = {row[0]: row[headings.index("Edited engine")] for row in table.evaluate(READ_ROWS)}
     assert marks == {"Edited": "yes", "Same": "no", "None": "no"}
@@ -324,6 +349,7 @@ def test_the_exercises_are_checked_again_in_python_each_learner_in_a_fresh_one_a
     expect(status).to_have_text("Stopped after 4 exercises; the others say \u201cnot checked\u201d.", timeout=PYTHON_TIMEOUT_MS)
     expect(progress).to_be_hidden()
 
+    page.get_by_role("button", name="Show every column").click()
     headings = table.locator("thead th").all_inner_texts()
     checked = {row[0]: row[headings.index("Exercises passed (checked)")] for row in table.evaluate(READ_ROWS)}
     total = len(lesson["exercises"])

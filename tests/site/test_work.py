@@ -13,7 +13,8 @@ another shape, a newer version, another site's file, cut short, damaged, 50 MB) 
 reason and changes nothing saved, and a load that the browser's storage refuses half way (the file's
 edited engine, after its other items were written) says so and puts back everything as it was. The header's link reaches "Your work" from every kind of page, also
 after instant navigation. Solutions turned off with ?solutions=off stay locked after a Check, the work
-file records it, and ?solutions=on unlocks them.
+file records it, and ?solutions=on unlocks them. With no name typed, "Download my work" asks for one
+instead of saving one more file named only by the lesson (issue #38).
 What it is not: the class overview (test_class_overview.py) or the format's schema (tests/article/test_work_files.py).
 """
 import importlib
@@ -298,7 +299,7 @@ def test_solutions_turned_off_stay_locked_and_the_work_file_says_so(page, site_u
            ).to_have_text("The solutions are turned off in this browser for now.")
     group = open_your_work(page, site_url)
     expect(group.get_by_role("checkbox", name="Turn the exercises' solutions off in this browser")).to_be_checked()
-    _, work = download_work(page)
+    _, work = download_work(page, "Sol")
     assert work["settings"]["solutions"] == "off" and work["settings"]["solutionsChanged"]
     assert work["exercises"]["cube_by_hand"]["attempted"] and not work["exercises"]["cube_by_hand"]["solutionShown"]
 
@@ -363,3 +364,19 @@ def test_the_name_typed_on_your_work_is_remembered_without_leaving_the_field(pag
     group = open_your_work(page, site_url)
     expect(group.get_by_label("Your name (it names the file):")).to_have_value("Ada <b>L</b>")  # as text, not markup
     expect(group.locator("b")).to_have_count(0)
+
+
+def test_an_unnamed_download_asks_for_the_name_first(page, site_url, clean_run, page_errors):
+    """Unnamed files all came as backprop-work.json, which a teacher cannot tell apart (issue #38)."""
+    group = open_your_work(page, site_url)
+    downloads = []
+    page.on("download", lambda download: downloads.append(download.suggested_filename))
+    group.get_by_role("button", name="Download my work", exact=True).click()
+    expect(group.get_by_role("alert")).to_have_text("Type your name first: it names the file, and your teacher's table "
+                                                    "shows it. Then press \"Download my work\" again.")
+    name_field = group.get_by_label("Your name (it names the file):")
+    expect(name_field).to_be_focused()
+    name, _ = download_work(page, "Noor")
+    assert name == "Noor-backprop-work.json" and downloads == ["Noor-backprop-work.json"], "nothing was saved unnamed"
+    expect(group.get_by_role("alert")).to_have_text("")
+    assert page_errors == []

@@ -1,10 +1,12 @@
 // class-overview.mjs: the teacher's page "Class overview": the work files of a class, one row per learner.
 // What it is: mountClassOverview(root) fills the page's `<div data-class-overview>` (docs/class-overview.md)
 // with a file field "Students' work files" (many files at once, or dropped onto it), a table with one
-// row per learner (the columns(): what the file says of chapters, exercises, predictions, steps, figures,
-// solutions, its last change, whether it carries an edited engine, what it holds that was not counted, the
-// exercises passed when checked here, then one column per chapter), sortable by any column, "Download as
-// CSV" for a gradebook (csv.mjs), and, for the learner whose name is clicked, every exercise with its state
+// row per learner, at first compact enough to project (compactColumns(): one short column per chapter),
+// and with "Show every column" in full (columns(): what the file says of chapters, exercises, predictions,
+// steps, figures, solutions (turned off, or switched back on), its last change, whether it carries an
+// edited engine, what it holds that was not counted, the exercises passed when checked here, then one column
+// per chapter), sortable by any column, "Download as CSV" for a gradebook (csv.mjs; "," or ";" as the
+// spreadsheet's language wants), and, for the learner whose name is clicked, every exercise with its state
 // and code. Each file is read and checked in the page (work-file.mjs, the same checks as "Load my work"); a
 // file that fails is listed with its reason and the others still show. Only what the lesson has is counted,
 // under its own titles (work-summary.mjs); names show their hidden characters written out, isolated in
@@ -77,6 +79,23 @@ function notCountedText({ solvedWithoutCode, ignored }) {
     ...(unknown.length ? [`${unknown.join(", ")} this lesson does not have`] : [])].join("; ") || "—";
 }
 
+/** A chapter's cell in the compact table: "ran, 1/2 solved, 2/5 right first, 1/2 by hand" or "—". */
+function compactChapterText({ runs, exercises, solved, predictions, rightFirst, figures }) {
+  const byHand = figures.filter(({ progress }) => progress?.right > 0);
+  return [...(runs > 0 ? ["ran"] : []), ...(exercises && (runs > 0 || solved) ? [`${solved}/${exercises} solved`] : []),
+    ...(rightFirst ? [`${rightFirst}/${predictions} right first`] : []),
+    ...(byHand.length ? [`${byHand.filter(({ progress }) => progress.right === progress.total).length}/${byHand.length} by hand`] : []),
+  ].join(", ") || "—";
+}
+
+/** The solutions' cell: how many were shown, and whether they were turned off, or turned off and switched back on. */
+function solutionsText(s) {
+  return `${s.solutionsShown}${s.solutionsOff ? " (turned off)" : s.solutionsBackOn ? ` (switched back on ${localTime(s.solutionsBackOn)})` : ""}`;
+}
+
+/** The solutions switch, for the gradebook: "off", "switched back on <time>" or "on". */
+const solutionsSwitch = (s) => (s.solutionsOff ? "off" : s.solutionsBackOn ? `switched back on ${localTime(s.solutionsBackOn)}` : "on");
+
 /** Whether the file carries an engine other than the lesson's: "yes", "a draft, not run" or "no". */
 function engineText(engine, lessonEngine) {
   if (engine.active !== null && !sameEngine(engine.active, lessonEngine)) return "yes";
@@ -102,8 +121,7 @@ function columns(map) {
     { heading: "Predictions right first time", text: ({ s }) => predictionsText(s), sort: ({ s }) => s.predictionsRightFirst },
     { heading: "Build-your-own steps passed", text: ({ s }) => of(s.stepsSolved, s.stepsTotal), sort: ({ s }) => s.stepsSolved },
     { heading: "Figures done by hand", text: ({ s }) => of(s.figuresDone, s.figuresTotal), sort: ({ s }) => s.figuresDone },
-    { heading: "Solutions shown", text: ({ s }) => `${s.solutionsShown}${s.solutionsOff ? " (turned off)" : ""}`,
-      sort: ({ s }) => s.solutionsShown },
+    { heading: "Solutions shown", text: ({ s }) => solutionsText(s), sort: ({ s }) => s.solutionsShown },
     { heading: "Last change", text: ({ s }) => localTime(s.lastChange), sort: ({ s }) => s.lastChange ?? "" },
     { heading: "Edited engine", text: (row) => row.engine, sort: (row) => row.engine },
     { heading: "Not counted", text: ({ s }) => notCountedText(s), sort: ({ s }) => notCountedText(s) },
@@ -117,17 +135,28 @@ function columns(map) {
   ];
 }
 
+/** The projected table's columns: the learner, then one short column per chapter; the rest is in the full table
+ *  ("Show every column") and in each learner's detail. */
+function compactColumns(map) {
+  const [learner] = columns(map);
+  return [learner, ...map.chapters.map((chapter, index) => ({
+    heading: chapter.title,
+    text: ({ s }) => compactChapterText(s.chapters[index]),
+    sort: ({ s }) => s.chapters[index].solved * 1e9 + s.chapters[index].rightFirst * 1e6 + s.chapters[index].runs,
+  }))];
+}
+
 /** The gradebook's columns: numbers apart from their totals, so a spreadsheet can add them up. */
 function csvRows(rows, map) {
   const header = ["Learner", "File", "Chapters with something run", "Chapters", "Exercises passed (says the file)", "Exercises",
     "Predictions right first time", "Predictions answered", "Predictions whose answer was shown",
     "Predictions whose first try was not recorded", "Predictions", "Build-your-own steps passed", "Build-your-own steps",
-    "Figures done by hand", "Figures by hand", "Solutions shown", "Solutions turned off", "Last change",
+    "Figures done by hand", "Figures by hand", "Solutions shown", "Solutions", "Last change",
     "Edited engine", "Not counted", "Exercises passed (checked)", ...map.chapters.map((chapter) => chapter.title)];
   return [header, ...rows.map(({ shown, file, engine, checked, s }) => [shown, visibleName(file), s.chaptersRun,
     s.chaptersTotal, s.exercisesSolved, s.exercisesTotal, s.predictionsRightFirst, s.predictionsAnswered, s.predictionsShown,
     s.predictionsFirstUnknown, s.predictionsTotal, s.stepsSolved, s.stepsTotal, s.figuresDone, s.figuresTotal, s.solutionsShown,
-    s.solutionsOff ? "yes" : "no", localTime(s.lastChange), engine, notCountedText(s), checked ? solvedChecked(checked) : "",
+    solutionsSwitch(s), localTime(s.lastChange), engine, notCountedText(s), checked ? solvedChecked(checked) : "",
     ...s.chapters.map(chapterText)])];
 }
 
@@ -136,6 +165,7 @@ class ClassOverview {
   problems = []; // { file, problem }
   sortBy = 0;
   descending = false;
+  compact = true; // one column per chapter, to fit a projector; "Show every column" for the rest
 
   constructor(element) {
     element.classList.add("class-overview");
@@ -168,7 +198,23 @@ class ClassOverview {
 
     const bar = element.appendChild(document.createElement("div"));
     bar.className = "class-overview__bar";
+    this.fullButton = button(bar, "Show every column", "class-overview__full", () => {
+      this.compact = !this.compact;
+      this.sortBy = 0;
+      this.descending = false;
+      this.render();
+    });
+    this.fullButton.setAttribute("aria-pressed", "false");
     this.csvButton = button(bar, "Download as CSV", "class-overview__csv", () => this.downloadCSV());
+    const separatorLabel = bar.appendChild(document.createElement("label"));
+    separatorLabel.className = "class-overview__separator";
+    separatorLabel.textContent = "CSV separator ";
+    this.separator = separatorLabel.appendChild(document.createElement("select"));
+    for (const [value, text] of [[",", "comma (,)"], [";", "semicolon (;), for a spreadsheet that writes 0,5"]]) {
+      const option = this.separator.appendChild(document.createElement("option"));
+      option.value = value;
+      option.textContent = text;
+    }
     this.clearButton = button(bar, "Clear the table", "class-overview__clear", () => this.clear());
     this.checkButton = button(bar, "Check the exercises in Python", "class-overview__check", () => this.check());
     this.stopButton = button(bar, "Stop the checks", "class-overview__stop", () => this.stop());
@@ -196,7 +242,8 @@ class ClassOverview {
     })]).then(([lesson, engine]) => {
       this.lesson = lesson;
       this.lessonEngine = engine;
-      this.columns = columns(lesson.map);
+      this.allColumns = columns(lesson.map);
+      this.compactColumns = compactColumns(lesson.map);
       this.input.disabled = false;
       this.render();
     }, (error) => {
@@ -242,6 +289,10 @@ class ClassOverview {
     this.render();
   }
 
+  get columns() {
+    return this.compact ? this.compactColumns : this.allColumns;
+  }
+
   sorted() {
     const { sort } = this.columns[this.sortBy];
     const rows = [...this.rows].sort((a, b) => (sort(a) < sort(b) ? -1 : sort(a) > sort(b) ? 1 : 0));
@@ -249,7 +300,8 @@ class ClassOverview {
   }
 
   render() {
-    this.csvButton.disabled = this.rows.length === 0;
+    this.csvButton.disabled = this.fullButton.disabled = this.rows.length === 0;
+    this.fullButton.setAttribute("aria-pressed", String(!this.compact));
     this.clearButton.disabled = this.checkButton.disabled = this.rows.length === 0 || Boolean(this.checking);
     this.stopButton.disabled = !this.checking;
     if (this.lesson) this.input.disabled = Boolean(this.checking);
@@ -278,7 +330,8 @@ class ClassOverview {
       return;
     }
     const table = document.createElement("table");
-    table.appendChild(document.createElement("caption")).textContent = "One row per learner. Sort by a column with its heading.";
+    table.appendChild(document.createElement("caption")).textContent = "One row per learner. Sort by a column with its heading."
+      + (this.compact ? " A learner's name opens their work; \u201cShow every column\u201d shows the rest." : "");
     const headings = table.appendChild(document.createElement("thead")).appendChild(document.createElement("tr"));
     this.columns.forEach((column, index) => {
       const cell = headings.appendChild(document.createElement("th"));
@@ -387,7 +440,7 @@ class ClassOverview {
 
   downloadCSV() {
     const day = localTime(new Date().toISOString()).slice(0, 10);
-    saveAsFile(`class-overview-${day}.csv`, csvText(csvRows(this.sorted(), this.lesson.map)), "text/csv");
+    saveAsFile(`class-overview-${day}.csv`, csvText(csvRows(this.sorted(), this.lesson.map), this.separator.value), "text/csv");
     this.status.textContent = `Saved as class-overview-${day}.csv (in your downloads).`;
   }
 }

@@ -1,7 +1,8 @@
 // csv.mjs: a table as CSV text a spreadsheet opens safely, for the class overview's gradebook.
-// What it is: csvText(rows) joins rows of cells (strings or numbers) as RFC 4180 CSV: every text cell in
-// double quotes (a quote inside doubled), lines ended by CRLF, and a byte order mark first so that
-// spreadsheets read the names' accents as UTF-8. A text cell that a spreadsheet would take for a formula
+// What it is: csvText(rows, separator) joins rows of cells (strings or numbers) as RFC 4180 CSV: every text
+// cell in double quotes (a quote inside doubled), cells parted by "," or, for a spreadsheet set to a language
+// that writes decimals with a comma (most of Europe), by ";", lines ended by CRLF, and a byte order mark
+// first so that spreadsheets read the names' accents as UTF-8. A text cell that a spreadsheet would take for a formula
 // (it starts with =, +, -, @, a tab or a carriage return, as a learner's name "=cmd()" may) gets a
 // leading apostrophe, so it stays text: "CSV injection" is not possible. Numbers are written as numbers.
 // What it is not: a CSV reader, or the choice of columns (class-overview.mjs).
@@ -16,7 +17,7 @@ export function csvCell(value) {
   return `"${safe.replaceAll('"', '""')}"`;
 }
 
-/** Rows of cells as CSV text, with a byte order mark and CRLF line ends. */
-export function csvText(rows) {
-  return `\uFEFF${rows.map((row) => row.map(csvCell).join(",")).join("\r\n")}\r\n`;
+/** Rows of cells as CSV text parted by `separator` ("," or ";"), with a byte order mark and CRLF line ends. */
+export function csvText(rows, separator = ",") {
+  return `\uFEFF${rows.map((row) => row.map(csvCell).join(separator)).join("\r\n")}\r\n`;
 }

@@ -71,6 +71,8 @@ export function summarize(work, map) {
                figures: unknown(work.figures, (map.figures ?? []).map(({ name }) => name)) },
     solutionsShown: map.exercises.filter(({ name }) => result(name).solutionShown).length,
     solutionsOff: work.settings.solutions === "off",
+    // on, with a time it changed: turned off once, then on again (?solutions=on or the switch on "Your work")
+    solutionsBackOn: work.settings.solutions === "on" && work.settings.solutionsChanged !== null ? work.settings.solutionsChanged : null,
     engineEdited: work.engine.active !== null,
     lastChange: changes.at(-1) ?? null,
     chapters,

@@ -1,7 +1,7 @@
 // your-work.mjs: the page "Your work": download this browser's work as one file, or load such a file.
 // What it is: mountYourWork(root) fills the page's `<div data-your-work>` (docs/your-work.md) with what
 // this browser keeps ("Saved in this browser: ..."), a name field, "Download my work" (saves
-// <name>-backprop-work.json, work-file.mjs), "Load my work" (a file chooser; the file is checked first,
+// <name>-backprop-work.json, work-file.mjs; with no name typed it asks for one instead), "Load my work" (a file chooser; the file is checked first,
 // then the page says what it would replace and waits for "Replace my work" or "Cancel"), and the
 // switch that turns the exercises' solutions off in this browser. A file's engine that differs from the
 // lesson's is code from someone else: the question shows its first changed lines and how many lines
@@ -116,6 +116,12 @@ class YourWork {
 
   download() {
     const learner = this.name.value.trim().slice(0, 100);
+    if (!learner) { // unnamed, every learner's file was "backprop-work.json": the teacher could not tell them apart
+      this.showProblem("Type your name first: it names the file, and your teacher's table shows it. "
+        + "Then press \"Download my work\" again.");
+      this.name.focus();
+      return;
+    }
     saveLearner(learner);
     const name = downloadWork(this.lesson, learner);
     const from = workLoadedFrom();
