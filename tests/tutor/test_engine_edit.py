@@ -30,6 +30,7 @@ import io
 import json
 import pkgutil
 import re
+import subprocess
 import sys
 import types
 from pathlib import Path
@@ -674,3 +675,27 @@ def test_the_time_limit_counts_python_s_own_work_not_the_clock(monkeypatch):
     assert "forever" not in problem
     sleepy = ORIGINAL + "\nimport time\ntime.sleep(1.5)\n"
     assert engine_edit.problems(sleepy) == ""
+
+
+def test_a_check_stopped_while_it_compares_gradients_is_refused_saying_where():
+    # tanh stops (as Stop the check would) only at the numbers of the comparison, never in the trial.
+    stopping = changed(ORIGINAL, ("        result = math.tanh(self.data)\n",
+                                  "        if self.data == -1.5:\n            raise KeyboardInterrupt\n"
+                                  "        result = math.tanh(self.data)\n"))
+    verdict = engine_edit.check(stopping)
+    assert not verdict["ok"] and verdict["problem"].startswith(
+        "The check was stopped while it tried to compare your engine's gradients with central differences, after "), verdict
+
+
+def test_a_check_stopped_while_it_compares_gradients_leaves_python_to_exit_normally():
+    # The comparison evaluates its formulas; evaluating a formula's text that ends in KeyboardInterrupt left
+    # CPython marked as stopped by Ctrl-C, and the process exited with 130 whatever it did next.
+    stopped = ("import types\nfrom tutor import engine_expectations\nclass Value:\n"
+               "    def __init__(self, data):\n        self.data = data\n"
+               "    def tanh(self):\n        raise KeyboardInterrupt\n"
+               "engine = types.ModuleType('tinygrad')\nengine.Value = Value\n"
+               "try:\n    engine_expectations.gradient_difference(engine)\nexcept KeyboardInterrupt:\n"
+               "    print('stopped')\n")
+    ran = subprocess.run([sys.executable, "-c", stopped], cwd=REPO / "site_scripts", capture_output=True, text=True,
+                         timeout=60)
+    assert (ran.stdout, ran.returncode) == ("stopped\n", 0), ran.stderr
