@@ -699,3 +699,33 @@ def test_a_check_stopped_while_it_compares_gradients_leaves_python_to_exit_norma
     ran = subprocess.run([sys.executable, "-c", stopped], cwd=REPO / "site_scripts", capture_output=True, text=True,
                          timeout=60)
     assert (ran.stdout, ran.returncode) == ("stopped\n", 0), ran.stderr
+
+
+# ---- A note on every figure whose own gradients differ -------------------------------------------------
+
+def test_with_the_lesson_engine_every_figure_s_own_gradients_agree_with_central_differences():
+    trial = importlib.import_module("tutor.engine_trial")
+    assert {name: trial.figure_gradient_difference(name) for name, _ in trial.figure_models()} == \
+        {name: "" for name, _ in trial.figure_models()}
+
+
+def test_a_figure_whose_gradients_differ_with_the_engine_in_use_says_so_on_every_state(site_packages):
+    # Wrong tanh gradients: applied (the experiment of "Edit the engine"), and the mystery curve, whose slope
+    # goes through tanh, says on each of its states that its gradients differ, with the numbers.
+    importlib.import_module("tutor.engine_edit").install(WRONG_TANH)
+    calls = importlib.import_module("tutor.runtime.page_calls")
+    start = calls.call("tutor.figures.mystery_curve", "initial", {})["value"]
+    assert start["slope_text"] == "15.3"
+    assert start["engine_note"] == ("Your engine's gradients differ from a numerical estimate here: backward() gives a "
+                                    "gradient of 15.2998 for a value of this figure, and the central difference "
+                                    "(f(x + h) − f(x − h)) / 2h with h = 1e-06 gives -0.699803. The figure shows your "
+                                    "engine's numbers."), start
+    moved = calls.call("tutor.figures.mystery_curve", "move_point", {"state": start, "x": 1.5})["value"]
+    assert moved["engine_note"] == start["engine_note"]
+    assert "engine_note" not in calls.call("tutor.figures.backprop_graph", "initial", {})["value"]  # no tanh there
+
+
+def test_with_the_lesson_engine_figures_carry_no_note(site_packages):
+    importlib.import_module("tutor.engine_edit")  # as after a check on the page "Edit the engine"
+    calls = importlib.import_module("tutor.runtime.page_calls")
+    assert "engine_note" not in calls.call("tutor.figures.mystery_curve", "initial", {})["value"]
