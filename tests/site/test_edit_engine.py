@@ -305,7 +305,7 @@ def test_backpropagate_by_hand_offers_a_field_per_box_of_a_micrograd_engine_s_gr
     # the lesson engine's, had fields for ("fields[row.key] is not a function" before the view followed them).
     editor = open_engine_editor(page, site_url)
     type_engine(page, editor, MICROGRAD_ROUNDS[-1])
-    assert apply_engine(editor).startswith("Applied")
+    assert apply_engine(editor).startswith("Applied"), editor.inner_text()
     figure = open_figure(page, site_url, built_site, "backprop_by_hand")
     expect(figure.get_by_role("textbox")).to_have_count(10)
     for label, typed, said in [("Gradient of L", "1", "Right: dL/dL = 1"), ("Gradient of e", "-6", "Right: the gradient of e"),
