@@ -83,6 +83,10 @@ ENGINE_FREE = {"tutor", __name__, "tutor.engine_trial", "tutor.engine_expectatio
 # The check's limit in Python's own work (CPU time), checked between the things the trial tries; the page's
 # clock (CHECK_TIME_LIMIT_MS of engine-editor.mjs) is longer and stops what never returns.
 CHECK_SECONDS = 15
+# Whether time.process_time() is Python's own work here. In Pyodide it is not (Emscripten's clock() is the time on
+# the clock, which a busy computer inflates): there the page's clock alone limits the check, and its verdict
+# (stopped) does not claim that time spent waiting did not count.
+MEASURES_OWN_WORK = sys.platform != "emscripten"
 PAGE_CALLS = ("check",)  # what the page may call (tutor.runtime.page_calls)
 # Whether install() put the reader's engine in place of the lesson's in this interpreter, and, for that engine,
 # the note of each figure model whose own gradients differ from a numerical estimate (figure_note).
@@ -132,7 +136,8 @@ def problems(source):
                 f"expects:\n{unmet}\nReset shows the lesson's engine, which does.")
     try:
         with contextlib.redirect_stdout(captured), contextlib.redirect_stderr(captured):
-            failure = engine_trial.first_failure(module, holds_engine, until=started + CHECK_SECONDS)
+            failure = engine_trial.first_failure(module, holds_engine,
+                                                 until=started + CHECK_SECONDS if MEASURES_OWN_WORK else None)
     except KeyboardInterrupt:
         return stopped(f"{engine_trial.trying} with your engine", started)
     except engine_trial.OutOfTime as out_of_time:
