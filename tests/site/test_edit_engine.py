@@ -307,7 +307,7 @@ def test_backpropagate_by_hand_offers_a_field_per_box_of_a_micrograd_engine_s_gr
     type_engine(page, editor, MICROGRAD_ROUNDS[-1])
     assert apply_engine(editor).startswith("Applied"), editor.inner_text()
     figure = open_figure(page, site_url, built_site, "backprop_by_hand")
-    expect(figure.get_by_role("textbox")).to_have_count(10)
+    expect(figure.get_by_role("textbox")).to_have_count(10, timeout=PYTHON_TIMEOUT_MS)  # its start with this engine
     for label, typed, said in [("Gradient of L", "1", "Right: dL/dL = 1"), ("Gradient of e", "-6", "Right: the gradient of e"),
                                ("Gradient of ŷ", "-6", "Right: the gradient of ŷ"),
                                ("Gradient of #8", "-6", "Right: the gradient of #8")]:
