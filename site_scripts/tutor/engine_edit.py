@@ -20,6 +20,8 @@ the note, for an engine that passes, names where its gradients differ from centr
 an engine is applied (wrong gradients are the experiments of "Edit the engine"), with that said. A
 check stopped (by the reader, or by the page's time limit) says where it was and how long Python had
 worked, without guessing why.
+`figure_note(module)`, while an installed edited engine runs, says for one figure where the gradients of its start
+differ from central differences: page_calls adds it to each of the figure's states, for the figure to show.
 `install(source)` makes the next `import tinygrad` load the edited text: it rewrites the installed
 tinygrad.py and forgets the engine and every lesson module already imported, so it works in a
 freshly booted interpreter and in one restored from a memory snapshot (where tinygrad and the figure
@@ -81,7 +83,16 @@ ENGINE_FREE = {"tutor", __name__, "tutor.engine_trial", "tutor.engine_expectatio
 # The check's limit in Python's own work (CPU time), checked between the things the trial tries; the page's
 # clock (CHECK_TIME_LIMIT_MS of engine-editor.mjs) is longer and stops what never returns.
 CHECK_SECONDS = 15
+# Whether time.process_time() is Python's own work here. In Pyodide it is not (Emscripten's clock() is the time on
+# the clock, which a busy computer inflates): there the page's clock alone limits the check, and its verdict
+# (stopped) does not claim that time spent waiting did not count.
+MEASURES_OWN_WORK = sys.platform != "emscripten"
 PAGE_CALLS = ("check",)  # what the page may call (tutor.runtime.page_calls)
+# Whether install() put the reader's engine in place of the lesson's in this interpreter, and, for that engine,
+# the note of each figure model whose own gradients differ from a numerical estimate (figure_note).
+installed = False
+figure_notes = {}
+CHANGING = ("installed", "figure_notes")  # this module's own state: the keeper (tutor.runtime.keeper) leaves it alone
 
 
 def problems(source):
@@ -125,7 +136,8 @@ def problems(source):
                 f"expects:\n{unmet}\nReset shows the lesson's engine, which does.")
     try:
         with contextlib.redirect_stdout(captured), contextlib.redirect_stderr(captured):
-            failure = engine_trial.first_failure(module, holds_engine, until=started + CHECK_SECONDS)
+            failure = engine_trial.first_failure(module, holds_engine,
+                                                 until=started + CHECK_SECONDS if MEASURES_OWN_WORK else None)
     except KeyboardInterrupt:
         return stopped(f"{engine_trial.trying} with your engine", started)
     except engine_trial.OutOfTime as out_of_time:
@@ -223,8 +235,30 @@ def check(source):
     return {"ok": not problem, "problem": problem, "note": note}
 
 
+def figure_note(module):
+    """For the figure model `module` ("tutor.figures.mystery_curve"), while the reader's engine is installed: where
+    the gradients of the figure's start differ from a numerical estimate (engine_trial.figure_gradient_difference),
+    in words for the figure to show with every state ("" when they agree, or with the lesson's engine). Found once
+    per figure and engine."""
+    if not installed:
+        return ""
+    if module not in figure_notes:
+        try:
+            difference = engine_trial.figure_gradient_difference(module.rpartition(".")[2])
+        except Exception as error:  # noqa: BLE001 - the figure itself started: say that its numbers were not compared
+            figure_notes[module] = ("Your engine's gradients could not be compared with a numerical estimate here "
+                                    f"({engine_trial.last_line(error)}). The figure shows your engine's numbers.")
+        else:
+            figure_notes[module] = (f"Your engine's gradients differ from a numerical estimate here: {difference}. The "
+                                    "figure shows your engine's numbers." if difference else "")
+    return figure_notes[module]
+
+
 def install(source):
     """Make the next `import tinygrad` (a block's or a figure model's) load `source`."""
+    global installed
+    installed = True
+    figure_notes.clear()
     forget_engine()
     path = engine_path()
     path.write_text(source, encoding="utf-8")

@@ -259,8 +259,11 @@ def random_formula(rng, depth):
 
 
 def evaluated(formula, values, candidate):
-    """The candidate's Value of `formula` for the Values `values` (tanh written as a function)."""
-    return eval(formula, {"__builtins__": {}, "tanh": lambda v: v.tanh()}, dict(values))  # noqa: S307 - our own formula
+    """The candidate's Value of `formula` for the Values `values` (tanh written as a function). Compiled first:
+    eval() of a text that ends in KeyboardInterrupt (Stop the check) leaves CPython marked as stopped by Ctrl-C, so
+    that the process, however it goes on, exits as interrupted (code 130); eval() of compiled code does not."""
+    code = compile(formula, "<a formula of the gradient comparison>", "eval")
+    return eval(code, {"__builtins__": {}, "tanh": lambda v: v.tanh()}, dict(values))  # noqa: S307 - our own formula
 
 
 def central_difference(formula, point, name, candidate):

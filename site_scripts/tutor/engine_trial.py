@@ -13,6 +13,8 @@ the trial only, and tries on it, once each, what the site will do with it:
   `for ... in range(N)` cut to LOOP_PASSES passes, and its checks on what the solution left: neither
   may raise (a check that answers "not yet" is fine: its numbers need the full loop, and a wrong
   derivative is the reader's experiment).
+`figure_gradient_difference(name)`, for an engine already in use, compares the gradients of a figure's start with
+central differences (engine_edit.figure_note says it on the figure).
 It answers the first thing that fails, in words naming the figure and its control, show() or the
 exercise, and Python's last line (which names what is missing, such as "cannot import name
 'Neuron'"); when the engine's own code ran into Python's recursion limit, it names the engine's
@@ -35,6 +37,7 @@ import importlib.util
 import inspect
 import io
 import json
+import math
 import pkgutil
 import sys
 import time
@@ -143,6 +146,79 @@ def called(model, function, state):
             value = CONTROL_ARGUMENTS[parameter.name]
             arguments[parameter.name] = value(state) if callable(value) else value
     return target(**arguments)
+
+
+# ---- A figure's own gradients against central differences ---------------------------------------------
+# A figure's starting state is computed again with one leaf value (a Value made without edges, counted in
+# the order the figure makes them) moved by ±H, and the output of each backward() it called is compared, as
+# (f(leaf + H) − f(leaf − H)) / 2H, with the grad backward() left on that leaf. Up to GRADIENT_LEAVES leaves
+# of each figure are tried, spread over the ones its backward() calls reach.
+H = 1e-6
+TOLERANCE = 1e-4
+GRADIENT_LEAVES = 4
+GRAPH_LIMIT = 50_000  # values walked from one output to find its leaves
+
+
+def figure_gradient_difference(name):
+    """Where the gradients figure `name` starts with (with the engine in use) differ from central differences,
+    in words, or "" (also when the figure calls no backward(), or when moving a leaf changes what it computes)."""
+    first = traced_start(name)
+    leaves = sorted({leaf for _, grads in first for leaf in grads})
+    step = max(1, len(leaves) // GRADIENT_LEAVES)
+    for leaf in leaves[::step][:GRADIENT_LEAVES]:
+        try:
+            up, down = traced_start(name, (leaf, H)), traced_start(name, (leaf, -H))
+        except Exception:  # noqa: BLE001 - a start that a moved number breaks says nothing about gradients
+            continue
+        if not len(up) == len(down) == len(first):
+            continue
+        for (_, grads), (above, _), (below, _) in zip(first, up, down):
+            if leaf in grads:
+                estimate = (above - below) / (2 * H)
+                if not math.isclose(grads[leaf], estimate, rel_tol=TOLERANCE, abs_tol=TOLERANCE):
+                    return (f"backward() gives a gradient of {grads[leaf]:.6g} for a value of this figure, and the "
+                            f"central difference (f(x + h) − f(x − h)) / 2h with h = {H:g} gives {estimate:.6g}")
+    return ""
+
+
+def traced_start(name, shifted=None):
+    """[(output, {leaf: its grad})] for each backward() the figure `name`'s initial() calls, its model imported
+    afresh (the page's stays); `shifted` = (leaf, amount) moves that leaf's number when it is made."""
+    value_class = importlib.import_module(ENGINE_MODULE).Value
+    made, calls = {}, []
+    original_init, original_backward = value_class.__init__, value_class.backward
+
+    def init(self, *arguments, **keywords):
+        original_init(self, *arguments, **keywords)
+        if not tuple(self.edges):
+            made[id(self)] = (len(made), self)  # the value is kept, so its id is not reused
+            if shifted is not None and made[id(self)][0] == shifted[0]:
+                self.data = self.data + shifted[1]
+
+    def backward(self, *arguments, **keywords):
+        original_backward(self, *arguments, **keywords)
+        grads, stack, seen = {}, [self], set()
+        while stack and len(seen) < GRAPH_LIMIT:
+            node = stack.pop()
+            if id(node) not in seen:
+                seen.add(id(node))
+                stack.extend(parent for parent, _ in node.edges)
+                if id(node) in made:
+                    grads[made[id(node)][0]] = float(node.grad)
+        calls.append((float(self.data), grads))
+
+    module_name = f"{FIGURES}.{name}"
+    kept = sys.modules.pop(module_name, None)
+    value_class.__init__, value_class.backward = init, backward
+    try:
+        importlib.import_module(module_name).initial()
+    finally:
+        value_class.__init__, value_class.backward = original_init, original_backward
+        sys.modules.pop(module_name, None)
+        if kept is not None:
+            sys.modules[module_name] = kept
+            setattr(sys.modules[FIGURES], name, kept)
+    return calls
 
 
 def show_failure(candidate=None):

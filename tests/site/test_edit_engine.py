@@ -9,7 +9,10 @@ tab of the same browser follows an engine applied or restored in the first: its 
 restarts with that engine; if Python never started there, only its banner and editor change.
 Engines other than edits of the lesson's (tests/tutor/other_engines.py): a reader's engine in another
 style is accepted, and then the figures "x × x, traced", "Backpropagation on the graph" and
-"Paths add up" step to their gradients and show() draws a graph; a micrograd-style engine (no
+"Paths add up" step to their gradients and show() draws a graph; micrograd as a reader makes it fit
+gets a field for every box of its own graph in "Backpropagate by hand"; an engine with wrong tanh gradients
+is applied, and the figure whose own gradients differ (the mystery curve) says so with every state, the others
+not; a micrograd-style engine (no
 `edges`) is refused with a message naming what the site reads and it lacks, and the lesson's engine
 with a recursive topological order is refused naming the figure that cannot start, the function that
 calls itself and the explicit stack to use instead.
@@ -27,7 +30,7 @@ from helpers import (PYTHON_TIMEOUT_MS, REPO, block, block_titled, open_lesson, 
                      run_block, set_code, wait_for_address, wait_output_contains, wait_python_ready, wait_running)
 from test_accessibility import serious_violations
 from test_figures import box_gradient, button, messages, open_figure, readout, settled
-from tests.tutor.other_engines import MICROGRAD_STYLE, MUTATED, READERS_ENGINE
+from tests.tutor.other_engines import MICROGRAD_ROUNDS, MICROGRAD_STYLE, MUTATED, READERS_ENGINE
 
 ORIGINAL = (REPO / "engine" / "tinygrad.py").read_text(encoding="utf-8")
 FULL_STORAGE = "Storage.prototype.setItem = function () { throw new DOMException('full', 'QuotaExceededError'); };"
@@ -295,6 +298,44 @@ def test_a_readers_engine_runs_the_graph_figures_and_show(page, site_url, built_
     button(drawn, "Seed gradient").click()
     step_to_the_end(drawn)
     assert drawn.locator('[data-node="w"] [data-field="grad"]').text_content() == "grad −12"
+
+
+def test_backpropagate_by_hand_offers_a_field_per_box_of_a_micrograd_engine_s_graph(page, site_url, built_site, clean_run):
+    # micrograd subtracts by adding b · (−1): the graph has two boxes more than the page's starting state,
+    # the lesson engine's, had fields for ("fields[row.key] is not a function" before the view followed them).
+    editor = open_engine_editor(page, site_url)
+    type_engine(page, editor, MICROGRAD_ROUNDS[-1])
+    assert apply_engine(editor).startswith("Applied"), editor.inner_text()
+    figure = open_figure(page, site_url, built_site, "backprop_by_hand")
+    expect(figure.get_by_role("textbox")).to_have_count(10, timeout=PYTHON_TIMEOUT_MS)  # its start with this engine
+    for label, typed, said in [("Gradient of L", "1", "Right: dL/dL = 1"), ("Gradient of e", "-6", "Right: the gradient of e"),
+                               ("Gradient of ŷ", "-6", "Right: the gradient of ŷ"),
+                               ("Gradient of #8", "-6", "Right: the gradient of #8")]:
+        box = figure.get_by_role("textbox", name=label, exact=True)
+        box.fill(typed)
+        box.press("Enter")
+        expect(figure.locator(".figure__messages")).to_contain_text(said)
+    assert "not a function" not in messages(figure)
+    assert readout(figure, "Boxes right") == "4 of 10"
+
+
+def test_wrong_tanh_gradients_are_applied_with_a_note_on_the_figure_that_differs_and_none_on_the_others(
+        page, site_url, built_site, clean_run):
+    editor = open_engine_editor(page, site_url)
+    type_engine(page, editor, ORIGINAL.replace("1.0 - result * result", "1.0 + result * result"))
+    assert apply_engine(editor).startswith("Applied")
+    curve = open_figure(page, site_url, built_site, "mystery_curve")
+    note = curve.get_by_text("Your engine's gradients differ from a numerical estimate here: backward() gives a gradient of 15.2998")
+    expect(note).to_be_visible(timeout=PYTHON_TIMEOUT_MS)
+    assert readout(curve, "f'(x) from backward()") == "15.3"
+    button(curve, "Reveal full curve").click()
+    expect(button(curve, "Reveal full curve")).to_have_attribute("aria-disabled", "true", timeout=PYTHON_TIMEOUT_MS)
+    expect(note).to_be_visible()  # every state of the figure carries it
+    tangent = page.get_by_role("group", name="Secant and tangent", exact=True)  # no tanh there: its gradients agree
+    tangent.scroll_into_view_if_needed()
+    expect(tangent.locator("button, input").first).to_be_enabled(timeout=PYTHON_TIMEOUT_MS)
+    expect(tangent).to_have_attribute("aria-busy", "false", timeout=PYTHON_TIMEOUT_MS)  # its state for this engine
+    expect(tangent.get_by_text("differ from a numerical estimate")).to_have_count(0)
 
 
 def test_a_micrograd_style_engine_is_refused_naming_what_it_lacks(page, site_url, clean_run):

@@ -7,7 +7,8 @@ browser's worker runs at boot. Besides edits of the lesson's engine it tries eng
 other_engines.py: a reader's engine in another style, which passes and then runs every figure,
 show() and an exercise check; a micrograd-style engine (no `edges`), which is refused; micrograd as a
 reader brings it, round by round, each refusal saying what the site expects and the engine's line;
-engines whose gradients differ from central differences (applied with a note naming the difference);
+engines whose gradients differ from central differences (applied with a note naming the difference, and,
+once installed, a note in every state of each figure whose own gradients differ);
 a Value that is a float, a raising __del__ and operators through __getattr__; and mutations
 of the lesson's engine (Neuron renamed, the MLP's layers renamed, micrograd's Layer class, a
 recursive order, edges as lists), each with its fixed verdict (VERDICTS): accepted and then keeping
@@ -15,7 +16,8 @@ every figure (each control of it twice over), show() and every exercise's check 
 with a message naming what fails and what to do (the recursive order: `topological_order` and an
 explicit stack). Engines written here break a figure's control but no figure's start (gradient_step
 with the learning rate first) or only an exercise's check (train_line's loss from its last pass):
-the check's trial (tutor.engine_trial) refuses both, naming the control or the exercise. The install
+the check's trial (tutor.engine_trial) refuses both, naming the control or the exercise. A check
+stopped while it compares gradients is refused saying so, and leaves Python to exit normally. The install
 tests lay out the same files the browser unpacks (the tutor wheel's files from vendor.tutor_files()
 and tinygrad.py) in a temporary site-packages folder, import the engine and a figure model from
 there first (as in an interpreter restored from a memory snapshot), then install an edited engine
@@ -30,6 +32,7 @@ import io
 import json
 import pkgutil
 import re
+import subprocess
 import sys
 import types
 from pathlib import Path
@@ -330,7 +333,8 @@ def test_with_a_readers_engine_every_figure_show_and_an_exercise_check_work(site
 
 # ---- Any engine the check accepts keeps every figure ---------------------------------------------
 
-OTHER_ENGINES = {**MUTATED, "a reader's engine in another style": READERS_ENGINE}
+OTHER_ENGINES = {**MUTATED, "a reader's engine in another style": READERS_ENGINE,
+                 "micrograd as a reader makes it fit": MICROGRAD_ROUNDS[-1]}
 ACCEPTED = ""
 # The check's verdict on each engine of other_engines.py: ACCEPTED, or refused with a message holding
 # each of these phrases (what fails, where the site needs it, what to do).
@@ -340,6 +344,7 @@ VERDICTS = {
     "micrograd's Layer holding neurons": ACCEPTED,
     "edges as lists": ACCEPTED,
     "a reader's engine in another style": ACCEPTED,
+    "micrograd as a reader makes it fit": ACCEPTED,
     "recursive topological order": ('the figure "The cost of a gradient" cannot start with it',
                                     "RecursionError: `Value.topological_order` in your engine (its inner function "
                                     "`visit`) calls itself", "explicit stack"),
@@ -347,7 +352,8 @@ VERDICTS = {
 # Engines that draw their starting weights as the lesson's does: the exercises' solutions pass on them.
 # On the others (micrograd's layout draws from `random` in another order) a check that depends on the
 # numbers (XOR learned from seed 1) may fail, but it must still judge: no check may raise.
-SAME_NUMBERS = {name for name, verdict in VERDICTS.items() if verdict == ACCEPTED} - {"micrograd's Layer holding neurons"}
+SAME_NUMBERS = {name for name, verdict in VERDICTS.items() if verdict == ACCEPTED} - {"micrograd's Layer holding neurons",
+                                                                                    "micrograd as a reader makes it fit"}
 BUILD_YOUR_OWN = re.findall(r'exercise="([a-z_]+)"', (REPO / "docs" / "build-your-own.md").read_text(encoding="utf-8"))
 
 
@@ -676,3 +682,60 @@ def test_the_time_limit_counts_python_s_own_work_not_the_clock(monkeypatch):
     assert "forever" not in problem
     sleepy = ORIGINAL + "\nimport time\ntime.sleep(1.5)\n"
     assert engine_edit.problems(sleepy) == ""
+    # In Pyodide process_time() is the time on the clock: there only the page's clock limits the check.
+    monkeypatch.setattr(engine_edit, "MEASURES_OWN_WORK", False)
+    assert engine_edit.problems(busy) == ""
+
+
+def test_a_check_stopped_while_it_compares_gradients_is_refused_saying_where():
+    # tanh stops (as Stop the check would) only at the numbers of the comparison, never in the trial.
+    stopping = changed(ORIGINAL, ("        result = math.tanh(self.data)\n",
+                                  "        if self.data == -1.5:\n            raise KeyboardInterrupt\n"
+                                  "        result = math.tanh(self.data)\n"))
+    verdict = engine_edit.check(stopping)
+    assert not verdict["ok"] and verdict["problem"].startswith(
+        "The check was stopped while it tried to compare your engine's gradients with central differences, after "), verdict
+
+
+def test_a_check_stopped_while_it_compares_gradients_leaves_python_to_exit_normally():
+    # The comparison evaluates its formulas; evaluating a formula's text that ends in KeyboardInterrupt left
+    # CPython marked as stopped by Ctrl-C, and the process exited with 130 whatever it did next.
+    stopped = ("import types\nfrom tutor import engine_expectations\nclass Value:\n"
+               "    def __init__(self, data):\n        self.data = data\n"
+               "    def tanh(self):\n        raise KeyboardInterrupt\n"
+               "engine = types.ModuleType('tinygrad')\nengine.Value = Value\n"
+               "try:\n    engine_expectations.gradient_difference(engine)\nexcept KeyboardInterrupt:\n"
+               "    print('stopped')\n")
+    ran = subprocess.run([sys.executable, "-c", stopped], cwd=REPO / "site_scripts", capture_output=True, text=True,
+                         timeout=60)
+    assert (ran.stdout, ran.returncode) == ("stopped\n", 0), ran.stderr
+
+
+# ---- A note on every figure whose own gradients differ -------------------------------------------------
+
+def test_with_the_lesson_engine_every_figure_s_own_gradients_agree_with_central_differences():
+    trial = importlib.import_module("tutor.engine_trial")
+    assert {name: trial.figure_gradient_difference(name) for name, _ in trial.figure_models()} == \
+        {name: "" for name, _ in trial.figure_models()}
+
+
+def test_a_figure_whose_gradients_differ_with_the_engine_in_use_says_so_on_every_state(site_packages):
+    # Wrong tanh gradients: applied (the experiment of "Edit the engine"), and the mystery curve, whose slope
+    # goes through tanh, says on each of its states that its gradients differ, with the numbers.
+    importlib.import_module("tutor.engine_edit").install(WRONG_TANH)
+    calls = importlib.import_module("tutor.runtime.page_calls")
+    start = calls.call("tutor.figures.mystery_curve", "initial", {})["value"]
+    assert start["slope_text"] == "15.3"
+    assert start["engine_note"] == ("Your engine's gradients differ from a numerical estimate here: backward() gives a "
+                                    "gradient of 15.2998 for a value of this figure, and the central difference "
+                                    "(f(x + h) − f(x − h)) / 2h with h = 1e-06 gives -0.699803. The figure shows your "
+                                    "engine's numbers."), start
+    moved = calls.call("tutor.figures.mystery_curve", "move_point", {"state": start, "x": 1.5})["value"]
+    assert moved["engine_note"] == start["engine_note"]
+    assert "engine_note" not in calls.call("tutor.figures.backprop_graph", "initial", {})["value"]  # no tanh there
+
+
+def test_with_the_lesson_engine_figures_carry_no_note(site_packages):
+    importlib.import_module("tutor.engine_edit")  # as after a check on the page "Edit the engine"
+    calls = importlib.import_module("tutor.runtime.page_calls")
+    assert "engine_note" not in calls.call("tutor.figures.mystery_curve", "initial", {})["value"]

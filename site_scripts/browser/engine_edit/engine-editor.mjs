@@ -21,8 +21,9 @@ import { runtime } from "../runtime/runtime.mjs";
 import { forgetDraft, forgetStoredEngine, onDraftChangedElsewhere, saveDraft, savedDraft, storeEngine } from "../storage/engine-store.mjs";
 
 const ENGINE_URL = new URL("../../../../tinygrad.py", import.meta.url);
-// The page's clock stops a check that never returns; Python limits its own work (CPU time) to 15 s itself
-// (tutor.engine_edit.CHECK_SECONDS), so a busy computer does not cut a sound engine's check short.
+// The page's clock stops a check that never returns. It is the check's only limit in the browser: Pyodide has no
+// CPU clock (time.process_time() there is the time on the clock), so Python's own limit of its work
+// (tutor.engine_edit.CHECK_SECONDS) applies under CPython only.
 const CHECK_TIME_LIMIT_MS = 45_000;
 const LABEL = "tinygrad.py, the engine";
 

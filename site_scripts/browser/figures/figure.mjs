@@ -12,7 +12,8 @@
 // Python works on meanwhile (this figure, or what it waits behind), a Stop button and, while the
 // reader's edited engine runs, "Restore the original engine" (an engine whose backward() never returns
 // would otherwise leave the figure silent). What a call printed (a print in the reader's engine) is
-// said in the figure too: how many lines, and the first ones, which Python kept from the console.
+// said in the figure too: how many lines, and the first ones, which Python kept from the console. A state
+// computed with an edited engine whose gradients differ here from a numerical estimate carries a note, shown.
 // (shown-graph.mjs answers requests from states Python computed in advance.)
 // What it is not: a figure. Each <name>.mjs view creates its controls and draws the state it gets.
 import { SLOW_ANSWER_MS, button } from "../ui/ui.mjs";
@@ -45,6 +46,8 @@ export class FigureFrame {
     this.description = this.#part("p", "figure__description"); // what the picture shows, for screen readers
     this.description.id = `figure-description-${nextControlId++}`;
     this.readoutList = this.#part("dl", "figure__readouts");
+    this.engineNote = this.#part("p", "figure__engine-note"); // the state's engine_note: see showState
+    this.engineNote.hidden = true;
     this.messageList = this.#part("div", "figure__messages");
     this.messageList.setAttribute("aria-live", "polite");
     this.controls = this.#part("div", "figure__controls");
@@ -68,6 +71,10 @@ export class FigureFrame {
    *  now closed (its entry was right) hands the focus on to the field the state opened. */
   showState(state) {
     this.state = state;
+    // With the reader's edited engine, a figure whose own gradients differ from a numerical estimate says so with
+    // each state (tutor.runtime.page_calls adds engine_note): shown above its messages for as long as that lasts.
+    this.engineNote.textContent = state?.engine_note ?? "";
+    this.engineNote.hidden = !state?.engine_note;
     const focused = this.#numberInputs.find((input) => input === document.activeElement || input.nextSibling === document.activeElement);
     this.#render(state);
     if (focused && (focused.disabled || focused.readOnly)) this.#numberInputs.find((input) => !input.disabled && !input.readOnly)?.focus();

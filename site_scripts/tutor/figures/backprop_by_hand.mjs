@@ -2,7 +2,8 @@
 // What it is: the "Graph" radios, one number field per box of each graph ("Gradient of e", with the numbers
 // on its box's edges under the label; only the chosen graph's fields show, and only the open one can be
 // checked), "Start again", and the graph drawn as the reader has filled it; once every box is right, the
-// same graph as the engine's backward() filled it, below. What it is not: a check: whether an entry is right, and why not, comes
+// same graph as the engine's backward() filled it, below. The fields follow the boxes of the state drawn (another
+// engine's graph may have more). What it is not: a check: whether an entry is right, and why not, comes
 // from the model's state.
 import { graphDescription, graphDrawing, nodeHeading, panels } from "../../browser/figures/svg.mjs";
 
@@ -26,22 +27,36 @@ function withHint(line, hint) {
 export function mountView(figure) {
   const first = figure.state;
   const setChoice = figure.radios("Graph", first.choices, "choose_graph", (state, choice) => ({ state, choice }));
-  const forms = {}; // graph -> { list, fields: key -> set(...) }
+  const forms = {}; // graph -> { list, boxes: the keys its fields were made for, fields: key -> set(...) }
   for (const [choice] of first.choices) {
     const list = Object.assign(document.createElement("div"), { className: "figure__numbers" });
     figure.controls.append(list);
-    forms[choice] = { list, fields: {} };
-    for (const row of first.forms[choice]) {
-      forms[choice].fields[row.key] = figure.numberField(row.label, "check_entry", (state, text) => ({ state, box: row.key, text }), list);
-      withHint(list.lastElementChild, row.hint);
-    }
+    forms[choice] = { list, boxes: "", fields: {} };
   }
+  /** The fields of graph `choice`, made anew whenever its boxes are not those they were made for: the page's
+   *  starting state is the lesson engine's, and another engine may build another graph (one that subtracts by
+   *  adding a negation has more boxes). */
+  const fieldsOf = (choice, rows) => {
+    const form = forms[choice];
+    const boxes = JSON.stringify(rows.map((row) => [row.key, row.label, row.hint]));
+    if (form.boxes !== boxes) {
+      form.list.replaceChildren();
+      form.fields = {};
+      for (const row of rows) {
+        form.fields[row.key] = figure.numberField(row.label, "check_entry", (state, text) => ({ state, box: row.key, text }), form.list);
+        withHint(form.list.lastElementChild, row.hint);
+      }
+      form.boxes = boxes;
+    }
+    return form.fields;
+  };
   figure.button("Start again", "start_again");
   return (state) => {
     setChoice(state.choice);
-    for (const [choice, { list, fields }] of Object.entries(forms)) {
+    for (const [choice, { list }] of Object.entries(forms)) {
       const shown = choice === state.choice;
       list.hidden = !shown;
+      const fields = fieldsOf(choice, state.forms[choice]);
       for (const row of state.forms[choice]) {
         fields[row.key]({ text: row.text, open: shown && row.open, done: shown && row.right, invalid: row.invalid });
       }

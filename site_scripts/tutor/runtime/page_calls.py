@@ -14,7 +14,8 @@ prints in Value.__init__ prints thousands: only they are counted, nothing more i
 the lesson whose file a block deleted (os.remove, shutil.rmtree) is the error broken, in plain words,
 and so is a figure's call after a block changed what the figures compute with (guards.figures_changes:
 the engine reloaded, math.tanh replaced): the figure says so, and which block, instead of drawing
-numbers the lesson's engine would not.
+numbers the lesson's engine would not. While the reader's edited engine is installed, a figure's state also
+carries `engine_note` when the gradients of the figure's start differ from a numerical estimate (engine_note).
 What it is not: the check of a request's fields (dispatcher.py) nor the functions themselves.
 """
 import contextlib
@@ -22,6 +23,7 @@ import importlib
 import inspect
 import json
 import re
+import sys
 from pathlib import Path
 
 from . import guards, stopping
@@ -55,6 +57,9 @@ def call(module, fn, kwargs, namespace=None):
             raise Refused("bad-arguments", f"call: {module}.{fn}() {mismatch}") from None
         with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
             value = target(**arguments)
+            note = engine_note(module) if module.startswith(FIGURES) and isinstance(value, dict) else ""
+        if note:
+            value = {**value, "engine_note": note}
     except Refused as refusal:
         return answer(error(refusal.kind, refusal.message), printed)
     except stopping.StopPressed:  # a KeyboardInterrupt of the called code's own is an exception like any other
@@ -77,6 +82,13 @@ class Refused(Exception):
     def __init__(self, kind, message):
         super().__init__(message)
         self.kind, self.message = kind, message
+
+
+def engine_note(module):
+    """For a figure, while the reader's edited engine is installed: where its own gradients differ from a numerical
+    estimate (tutor.engine_edit.figure_note), which each of its states carries as `engine_note`; else ""."""
+    edit = sys.modules.get("tutor.engine_edit")  # imported only by a page that edits or installs an engine
+    return edit.figure_note(module) if edit is not None else ""
 
 
 def answer(failure, printed):
