@@ -7,11 +7,12 @@
 // What it is not: the offline copy's checks (the service worker verifies every file it keeps or serves).
 
 const ASSETS_URL = new URL("../../../", import.meta.url); // this file is assets/lesson/browser/runtime/
+const plainFetch = globalThis.fetch; // snapshot.mjs answers some of Pyodide's own fetches while it starts
 
 let build = null;
 /** The build of Python's files: a promise of { version, files: { path under assets/: "sha256-…" } }. */
 export function pythonBuild() {
-  build ??= fetch(new URL("python-build.json", ASSETS_URL), { cache: "no-cache" }).then((response) => {
+  build ??= plainFetch(new URL("python-build.json", ASSETS_URL), { cache: "no-cache" }).then((response) => {
     if (!response.ok) throw new Error(`python-build.json answered ${response.status}`);
     return response.json();
   });
@@ -55,7 +56,7 @@ export async function fetchBuilt(url, use, init = {}) {
 }
 
 async function answered(url, init) {
-  const response = await fetch(url, init);
+  const response = await plainFetch(url, init);
   if (!response.ok) throw new Error(`${fileName(url)} answered ${response.status}`);
   return response;
 }

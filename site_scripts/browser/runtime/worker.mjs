@@ -236,8 +236,8 @@ async function answer(request) {
   try {
     await booted;
   } catch (error) {
-    post({ kind: EVENT.RESULT, id: request.id, ok: false,
-           error: { kind: ERROR.NOT_STARTED, message: `Python could not start: ${error.message}` } });
+    const message = error instanceof NewBuild ? error.message : `Python could not start: ${error.message}`;
+    post({ kind: EVENT.RESULT, id: request.id, ok: false, error: { kind: ERROR.NOT_STARTED, message } });
     return;
   }
   try {

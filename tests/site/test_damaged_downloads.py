@@ -1,0 +1,172 @@
+"""test_damaged_downloads.py: a damaged download never sticks, and a page runs only its own build (issue #39).
+
+What it is: Chromium tests against a host (serve.py's handler, in this process) that first serves one of
+Python's files damaged, the way a host whose validator does not change keeps it (a 304 to every browser
+that asks about its copy), then the good file to a request that asks for the file itself:
+  - Pyodide's wasm cut short or corrupted, or the standard library cut half way: Python still starts
+    on that visit and runs (the worker fetched the file again, bypassing the browser's cache);
+  - a wasm damaged every time: the reader is told what to do, and once the host is fixed a reload works;
+  - a damaged snapshot: one plain start, and the next visit starts from the snapshot again;
+  - a redeploy while a page is open: the page does not run the new build's Python, it offers "Reload",
+    and the reload (the reader's click) keeps the reader's edit and runs the new build.
+What it is not: the offline copy's checks (test_hosting.py) or the snapshot's own fallbacks (test_snapshot.py).
+"""
+import functools
+import io
+import shutil
+import threading
+
+import pytest
+from playwright.sync_api import expect
+
+from site_scripts.hooks import offline as OFFLINE_HOOK
+from site_scripts.server.serve import LessonHandler, LessonServer
+
+from helpers import PYTHON_TIMEOUT_MS, block, editor_text, open_lesson, run_block, set_code
+
+CHAPTER = "checking/"
+WASM = "assets/vendor/pyodide/pyodide.asm.wasm"
+STDLIB = "assets/vendor/pyodide/python_stdlib.zip"
+SNAPSHOT = "assets/snapshot/python-snapshot.bin"
+STUCK = '"damaged"'  # the damaged copy's validator, which this host never changes
+
+
+class FaultyHost:
+    """Serves `site` like serve.py, except `damaged` bytes for the site path `path`, the first `times` times
+    it is asked for; a request that names the damaged copy's validator gets a 304 (its copy is "current")."""
+
+    def __init__(self, site, path=None, damaged=b"", times=1):
+        self.site, self.path, self.damaged, self.left = site, path, damaged, times
+        self.good_served = []  # site paths served whole and good, in order
+        host = self
+
+        class Handler(LessonHandler):
+            def send_head(self):
+                path = self.path.split("?")[0].removeprefix("/")
+                if path != host.path:
+                    return super().send_head()
+                if STUCK in self.headers.get("If-None-Match", ""):
+                    self.send_response(304)
+                    self.send_header("ETag", STUCK)
+                    self.end_headers()
+                    return None
+                if host.left > 0:
+                    host.left -= 1
+                    self.send_response(200)
+                    self.send_header("Content-Type", self.guess_type(path))
+                    self.send_header("Content-Length", str(len(host.damaged)))
+                    self.send_header("ETag", STUCK)
+                    self.end_headers()
+                    return io.BytesIO(host.damaged)
+                host.good_served.append(path)
+                return super().send_head()
+
+            def log_message(self, *args):
+                pass
+
+        self.server = LessonServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(site)))
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
+
+    def __enter__(self):
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def cut_short(data):
+    return data[:len(data) // 2]
+
+
+def corrupted(data):
+    changed = bytearray(data)
+    changed[8:16] = b"\xff" * 8  # the first section's header
+    return bytes(changed)
+
+
+def boot_path(page):
+    return page.evaluate("document.documentElement.dataset.pythonBoot")
+
+
+@pytest.mark.parametrize("damage", [cut_short, corrupted])
+def test_a_damaged_wasm_is_fetched_again_and_python_starts(page, built_site, damage):
+    with FaultyHost(built_site, WASM, damage((built_site / WASM).read_bytes())) as host:
+        open_lesson(page, host.url, CHAPTER)
+        first = block(page, 1)
+        set_code(first, "print(6 * 7)")
+        assert run_block(first) == "42\n"
+        assert host.good_served == [WASM]  # asked for again, whole
+        page.reload()  # the next visit does not find the damaged copy either
+        set_code(block(page, 1), "print(6 * 7)")
+        assert run_block(block(page, 1)) == "42\n"
+
+
+def test_a_wasm_damaged_every_time_says_what_to_do_and_a_reload_works_once_the_host_is_fixed(page, built_site):
+    with FaultyHost(built_site, WASM, cut_short((built_site / WASM).read_bytes()), times=2) as host:
+        open_lesson(page, host.url, CHAPTER)
+        first = block(page, 1)
+        set_code(first, "print(6 * 7)")
+        output = run_block(first)
+        assert "pyodide.asm.wasm could not be downloaded intact" in output, output
+        assert "reload the page" in output and "tell whoever hosts the lesson" in output, output
+        page.reload()  # the host serves the good file from now on
+        set_code(block(page, 1), "print(6 * 7)")
+        assert run_block(block(page, 1)) == "42\n"
+
+
+def test_a_standard_library_cut_half_way_is_fetched_again(page, built_site):
+    with FaultyHost(built_site, STDLIB, cut_short((built_site / STDLIB).read_bytes())) as host:
+        open_lesson(page, host.url, CHAPTER)
+        first = block(page, 1)
+        set_code(first, "import fractions, statistics\nprint(fractions.Fraction(2, 6), statistics.mean([1, 2, 3]))")
+        assert run_block(first) == "1/3 2\n"
+        assert host.good_served == [STDLIB]
+
+
+def test_a_damaged_snapshot_starts_python_plainly_once_and_the_next_visit_from_the_snapshot(page, built_site):
+    with FaultyHost(built_site, SNAPSHOT, cut_short((built_site / SNAPSHOT).read_bytes())) as host:
+        open_lesson(page, host.url, CHAPTER)
+        first = block(page, 1)
+        set_code(first, "print(6 * 7)")
+        assert run_block(first) == "42\n"
+        assert boot_path(page) == "plain"
+        assert host.good_served == [SNAPSHOT], "the good snapshot was fetched again while Python started plainly"
+        page.reload()
+        set_code(block(page, 1), "print(6 * 7)")
+        assert run_block(block(page, 1)) == "42\n"
+        assert boot_path(page) == "snapshot"
+
+
+def test_a_page_never_runs_a_newer_builds_python_and_offers_a_reload_that_keeps_the_edit(browser, built_site, tmp_path):
+    """A redeploy while a page of build A is open, before its Python starts (below the fold): Run must not
+    start build B's worker, wheels and engine under page A. The page says a new version is available and
+    reloads only when the reader presses Reload; the reader's edit is still there."""
+    site = shutil.copytree(built_site, tmp_path / "site")
+    context = browser.new_context(service_workers="block", viewport={"width": 1280, "height": 400})
+    context.set_default_timeout(30_000)
+    try:
+        with FaultyHost(site) as host:
+            page = context.new_page()
+            open_lesson(page, host.url, CHAPTER)
+            assert page.evaluate("document.documentElement.dataset.pythonInterpreter") is None, "Python started at load"
+            # Build B: one of Python's files changes, and the hook writes the new build's list and pages.
+            contract = site / "assets/lesson/browser/runtime/contract.mjs"
+            contract.write_text(contract.read_text(encoding="utf-8") + "// build B\n", encoding="utf-8")
+            OFFLINE_HOOK.on_post_build(config={"site_dir": str(site)})
+
+            first = block(page, 1)
+            set_code(first, "print('edited by the reader')")
+            output = run_block(first)
+            assert "A new version of the lesson is available" in output, output
+            assert "edited by the reader" not in output
+            notice = page.get_by_role("alert").filter(has_text="A new version of the lesson is available")
+            expect(notice).to_be_visible()
+            with page.expect_navigation():
+                notice.get_by_role("button", name="Reload").click()
+            first = block(page, 1)
+            assert editor_text(first) == "print('edited by the reader')"
+            assert run_block(first) == "edited by the reader\n"
+    finally:
+        context.close()
