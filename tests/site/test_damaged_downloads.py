@@ -25,6 +25,7 @@ from site_scripts.server.serve import LessonHandler, LessonServer
 from helpers import PYTHON_TIMEOUT_MS, block, editor_text, open_lesson, run_block, set_code
 
 CHAPTER = "checking/"
+BELOW_THE_FOLD = "loss-and-gradient/"  # in a 1280 x 720 window, Python starts only when its first block is used
 WASM = "assets/vendor/pyodide/pyodide.asm.wasm"
 STDLIB = "assets/vendor/pyodide/python_stdlib.zip"
 SNAPSHOT = "assets/snapshot/python-snapshot.bin"
@@ -144,12 +145,12 @@ def test_a_page_never_runs_a_newer_builds_python_and_offers_a_reload_that_keeps_
     start build B's worker, wheels and engine under page A. The page says a new version is available and
     reloads only when the reader presses Reload; the reader's edit is still there."""
     site = shutil.copytree(built_site, tmp_path / "site")
-    context = browser.new_context(service_workers="block", viewport={"width": 1280, "height": 400})
+    context = browser.new_context(service_workers="block", viewport={"width": 1280, "height": 720})
     context.set_default_timeout(30_000)
     try:
         with FaultyHost(site) as host:
             page = context.new_page()
-            open_lesson(page, host.url, CHAPTER)
+            open_lesson(page, host.url, BELOW_THE_FOLD)
             assert page.evaluate("document.documentElement.dataset.pythonInterpreter") is None, "Python started at load"
             # Build B: one of Python's files changes, and the hook writes the new build's list and pages.
             contract = site / "assets/lesson/browser/runtime/contract.mjs"
