@@ -51,7 +51,7 @@ export async function fetchBuilt(url, use, init = {}) {
   } catch (error) {
     throw new Error(`${fileName(url)} could not be downloaded intact, twice (${error.message}). Check the connection `
       + "and reload the page; if the same happens again, the site's copy of that file is damaged: "
-      + "tell whoever hosts the lesson.");
+      + "tell whoever hosts the lesson.", { cause: error });
   }
 }
 
