@@ -22,8 +22,10 @@
 // every browser.
 // What it is not: the rest of the worker's start (worker.mjs installs the wheels) nor the maker.
 // Anything unexpected (no file, another build's or Pyodide's snapshot, corrupt bytes, an API that
-// changed) means the plain start; if even that fails with the compiled wasm, Pyodide starts on its own,
-// unless the wasm itself could not be downloaded or compiled: then the start fails, saying why.
+// changed) means the plain start (and a fresh copy of the snapshot for the next visit); if even that
+// fails with the compiled wasm, Pyodide starts on its own, unless the wasm or the standard library
+// could not be downloaded intact (both are checked against the build's hashes: downloads.mjs): then
+// the start fails, saying why.
 
 export const FORMAT = "lesson-python-snapshot/1";
 export const SNAPSHOT_PATH = "snapshot/python-snapshot.bin"; // under assets/
