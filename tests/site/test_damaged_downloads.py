@@ -1,14 +1,9 @@
 """test_damaged_downloads.py: a damaged download never sticks, and a page runs only its own build (issue #39).
 
-What it is: Chromium tests against a host (serve.py's handler, in this process) that first serves one of
-Python's files damaged, the way a host whose validator does not change keeps it (a 304 to every browser
-that asks about its copy), then the good file to a request that asks for the file itself:
-  - Pyodide's wasm cut short or corrupted, or the standard library cut half way: Python still starts
-    on that visit and runs (the worker fetched the file again, bypassing the browser's cache);
-  - a wasm damaged every time: the reader is told what to do, and once the host is fixed a reload works;
-  - a damaged snapshot: one plain start, and the next visit starts from the snapshot again;
-  - a redeploy while a page is open: the page does not run the new build's Python, it offers "Reload",
-    and the reload (the reader's click) keeps the reader's edit and runs the new build.
+What it is: Chromium tests against a host (serve.py's handler, in this process) that serves one of Python's
+files damaged first (and a 304 to whoever asks about that copy), then the good one: Python still starts,
+or says what to do; a damaged snapshot costs one plain start. And a redeploy under an open page (with or
+without the service worker): the page never runs the new build's Python, it offers "Reload", edits kept.
 What it is not: the offline copy's checks (test_hosting.py) or the snapshot's own fallbacks (test_snapshot.py).
 """
 import functools
@@ -164,6 +159,39 @@ def test_a_page_never_runs_a_newer_builds_python_and_offers_a_reload_that_keeps_
             assert "edited by the reader" not in output
             notice = page.get_by_role("alert").filter(has_text="A new version of the lesson is available")
             expect(notice).to_be_visible()
+            with page.expect_navigation():
+                notice.get_by_role("button", name="Reload").click()
+            first = block(page, 1)
+            assert editor_text(first) == "print('edited by the reader')"
+            assert run_block(first) == "edited by the reader\n"
+    finally:
+        context.close()
+
+
+def test_a_new_service_worker_taking_over_a_touched_page_never_runs_its_python_there(browser, built_site, tmp_path):
+    """The same redeploy with the offline service worker: build B's worker takes over page A, which the
+    reader touched (a key press), so it is not reloaded. It offers "Reload"; Run does not start B's
+    Python under page A; the reader's Reload brings B, with the edit kept."""
+    site = shutil.copytree(built_site, tmp_path / "site")
+    context = browser.new_context(service_workers="allow", viewport={"width": 1280, "height": 720})
+    context.set_default_timeout(30_000)
+    try:
+        with FaultyHost(site) as host:
+            page = context.new_page()
+            open_lesson(page, host.url, BELOW_THE_FOLD)
+            page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=PYTHON_TIMEOUT_MS)
+            page.keyboard.press("Shift")  # the reader touched the page
+            contract = site / "assets/lesson/browser/runtime/contract.mjs"
+            contract.write_text(contract.read_text(encoding="utf-8") + "// build B\n", encoding="utf-8")
+            OFFLINE_HOOK.on_post_build(config={"site_dir": str(site)})
+            page.evaluate("() => navigator.serviceWorker.getRegistration().then((registration) => registration.update())")
+            notice = page.get_by_role("alert").filter(has_text="A new version of the lesson is available")
+            expect(notice).to_be_visible(timeout=PYTHON_TIMEOUT_MS)
+
+            first = block(page, 1)
+            set_code(first, "print('edited by the reader')")
+            output = run_block(first)
+            assert "A new version of the lesson is available" in output, output
             with page.expect_navigation():
                 notice.get_by_role("button", name="Reload").click()
             first = block(page, 1)
