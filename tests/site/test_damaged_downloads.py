@@ -6,76 +6,19 @@ or says what to do; a damaged snapshot costs one plain start. And a redeploy und
 without the service worker): the page never runs the new build's Python, it offers "Reload", edits kept.
 What it is not: the offline copy's checks (test_hosting.py) or the snapshot's own fallbacks (test_snapshot.py).
 """
-import functools
-import io
 import shutil
-import threading
 
 import pytest
 from playwright.sync_api import expect
 
 from site_scripts.hooks import offline as OFFLINE_HOOK
-from site_scripts.server.serve import LessonHandler, LessonServer
-
-from helpers import PYTHON_TIMEOUT_MS, block, editor_text, open_lesson, run_block, set_code
+from helpers import PYTHON_TIMEOUT_MS, FaultyHost, block, cut_short, editor_text, open_lesson, run_block, set_code
 
 CHAPTER = "checking/"
 BELOW_THE_FOLD = "loss-and-gradient/"  # in a 1280 x 720 window, Python starts only when its first block is used
 WASM = "assets/vendor/pyodide/pyodide.asm.wasm"
 STDLIB = "assets/vendor/pyodide/python_stdlib.zip"
 SNAPSHOT = "assets/snapshot/python-snapshot.bin"
-STUCK = '"damaged"'  # the damaged copy's validator, which this host never changes
-
-
-class FaultyHost:
-    """Serves `site` like serve.py, except `damaged` bytes for the site path `path`, the first `times` times
-    it is asked for; a request that names the damaged copy's validator gets a 304 (its copy is "current")."""
-
-    def __init__(self, site, path=None, damaged=b"", times=1):
-        self.site, self.path, self.damaged, self.left = site, path, damaged, times
-        self.good_served = []  # site paths served whole and good, in order
-        host = self
-
-        class Handler(LessonHandler):
-            def send_head(self):
-                path = self.path.split("?")[0].removeprefix("/")
-                if path != host.path:
-                    return super().send_head()
-                if STUCK in self.headers.get("If-None-Match", ""):
-                    self.send_response(304)
-                    self.send_header("ETag", STUCK)
-                    self.end_headers()
-                    return None
-                if host.left > 0:
-                    host.left -= 1
-                    self.send_response(200)
-                    self.send_header("Content-Type", self.guess_type(path))
-                    self.send_header("Content-Length", str(len(host.damaged)))
-                    self.send_header("ETag", STUCK)
-                    self.end_headers()
-                    return io.BytesIO(host.damaged)
-                host.good_served.append(path)
-                return super().send_head()
-
-            def log_message(self, *args):
-                pass
-
-        self.server = LessonServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(site)))
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
-
-    def __enter__(self):
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        return self
-
-    def __exit__(self, *exc):
-        self.server.shutdown()
-        self.server.server_close()
-
-
-def cut_short(data):
-    return data[:len(data) // 2]
-
-
 def corrupted(data):
     changed = bytearray(data)
     changed[8:16] = b"\xff" * 8  # the first section's header
