@@ -2,9 +2,6 @@
 
 What it is: after every build (and after the other hooks, whose files it must see) it
   - copies site_scripts/server/serve.py to the site root, so every copy of the site carries its server;
-  - writes PYTHON_BUILD, the build of Python's files (Pyodide, snapshot, wheels, the lesson's scripts):
-    their SRI sha256 and a version, which it also writes into every page (the page's own build, which
-    Python's worker checks: issue #39);
   - lists every built file with its SRI sha256 (and its size, for the copy's progress) and writes that
     list, with a build version derived from it, into the service worker it copies to the site root (root scope = it controls every page);
   - writes the gzip copies the classroom server sends (gzip_copies.py), of the listed files and the worker;
@@ -16,7 +13,6 @@ What it is not: the service worker's behaviour (site_scripts/browser/offline/ser
 import base64
 import hashlib
 import json
-import re
 import shutil
 from pathlib import Path
 
@@ -41,9 +37,6 @@ UNFILLED_WORKER = f"assets/lesson/browser/offline/{WORKER_NAME}"
 NOT_PRECACHED = {WORKER_NAME, SERVER_NAME, UNFILLED_WORKER}  # plus downloads/ and source maps (for developer tools only)
 # serve.py rewrites sitemap.xml to the address it serves, so its bytes (and hash) change with the address.
 NOT_PRECACHED |= {"sitemap.xml", "sitemap.xml.gz"}
-PYTHON_BUILD = "assets/python-build.json"
-PYTHON_FOLDERS = ("assets/lesson/", "assets/snapshot/", "assets/vendor/pyodide/", "assets/wheels/")
-PAGE_BUILD = re.compile(r'(<meta name="lesson-python-build" content=")[^"]*(")')  # in overrides/main.html
 
 
 def subresource_integrity(path):
@@ -76,18 +69,6 @@ def write_service_worker(source, site_dir, files):
     (site_dir / WORKER_NAME).write_text(text.replace(BUILD_LINE, f"const BUILD = {build};"), encoding="utf-8")
 
 
-def write_python_build(site_dir):
-    """Write PYTHON_BUILD ({version, files: {path under assets/: integrity}}) and its version into every page."""
-    files = {path.removeprefix("assets/"): integrity for path, integrity in precache_list(site_dir).items()
-             if path.startswith(PYTHON_FOLDERS)}
-    version = build_version(files)
-    (site_dir / PYTHON_BUILD).write_text(json.dumps({"version": version, "files": files}, indent=1, sort_keys=True))
-    for page in site_dir.rglob("*.html"):
-        text = page.read_text(encoding="utf-8")
-        if PAGE_BUILD.search(text):
-            page.write_text(PAGE_BUILD.sub(rf"\g<1>{version}\g<2>", text), encoding="utf-8")
-
-
 def write_classroom_zip(site_dir):
     target = site_dir / DOWNLOADS / CLASSROOM_ZIP
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -101,7 +82,6 @@ def on_post_build(config, **kwargs):
     site_dir = Path(config["site_dir"])
     (site_dir / UNFILLED_WORKER).unlink(missing_ok=True)
     shutil.copyfile(SERVER_SOURCE, site_dir / SERVER_NAME)
-    write_python_build(site_dir)
     files = precache_list(site_dir)
     write_service_worker(WORKER_SOURCE, site_dir, files)
     write_gzip_copies(site_dir, [*files, WORKER_NAME])

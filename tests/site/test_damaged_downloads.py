@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from site_scripts.hooks import offline as OFFLINE_HOOK
+from site_scripts.hooks import python_build as PYTHON_BUILD_HOOK
 from helpers import PYTHON_TIMEOUT_MS, FaultyHost, block, cut_short, editor_text, open_lesson, run_block, set_code
 
 CHAPTER = "checking/"
@@ -90,10 +91,11 @@ def test_a_page_never_runs_a_newer_builds_python_and_offers_a_reload_that_keeps_
             page = context.new_page()
             open_lesson(page, host.url, BELOW_THE_FOLD)
             assert page.evaluate("document.documentElement.dataset.pythonInterpreter") is None, "Python started at load"
-            # Build B: one of Python's files changes, and the hook writes the new build's list and pages.
+            # Build B: one of Python's files changes, and the hooks write the new build's lists and pages.
             contract = site / "assets/lesson/browser/runtime/contract.mjs"
             contract.write_text(contract.read_text(encoding="utf-8") + "// build B\n", encoding="utf-8")
-            OFFLINE_HOOK.on_post_build(config={"site_dir": str(site)})
+            for hook in (PYTHON_BUILD_HOOK, OFFLINE_HOOK):
+                hook.on_post_build(config={"site_dir": str(site)})
 
             first = block(page, 1)
             set_code(first, "print('edited by the reader')")
@@ -126,7 +128,8 @@ def test_a_new_service_worker_taking_over_a_touched_page_never_runs_its_python_t
             page.keyboard.press("Shift")  # the reader touched the page
             contract = site / "assets/lesson/browser/runtime/contract.mjs"
             contract.write_text(contract.read_text(encoding="utf-8") + "// build B\n", encoding="utf-8")
-            OFFLINE_HOOK.on_post_build(config={"site_dir": str(site)})
+            for hook in (PYTHON_BUILD_HOOK, OFFLINE_HOOK):
+                hook.on_post_build(config={"site_dir": str(site)})
             page.evaluate("() => navigator.serviceWorker.getRegistration().then((registration) => registration.update())")
             notice = page.get_by_role("alert").filter(has_text="A new version of the lesson is available")
             expect(notice).to_be_visible(timeout=PYTHON_TIMEOUT_MS)

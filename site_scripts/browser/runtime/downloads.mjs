@@ -1,6 +1,6 @@
 // downloads.mjs: how Python's worker downloads the build's files, so that a damaged copy never sticks.
 // What it is: the build's list of Python's files with their sha256 (assets/python-build.json, written by
-// the offline.py hook), and fetchBuilt(): a file is used only once it proved whole (compiled, unzipped,
+// the python_build.py hook), and fetchBuilt(): a file is used only once it proved whole (compiled, unzipped,
 // its hash the build's); a damaged one is fetched once more bypassing the browser's HTTP cache (which
 // also replaces the damaged copy there), checked by the browser against the build's hash, and only if
 // that fails too does Python not start, with words the reader can act on (issue #39).
