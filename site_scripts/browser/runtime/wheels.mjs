@@ -1,15 +1,10 @@
-// wheels.mjs: installs the lesson's wheels (tinygrad, tutor) into Pyodide's file system from JavaScript.
-// What it is: a wheel is a zip of the package's files. readWheel() lists and inflates them while
-// Pyodide is still starting, and installWheel() writes them into Python's working folder, which is
-// on sys.path (where pyodide.unpackArchive would put them). The worker uses it on every start, and so
-// does the snapshot maker at build time. Doing this in JavaScript rather than through
-// pyodide.unpackArchive (Python's shutil and zipfile) takes 30–55 ms off every start of Python in the
-// browser, and the inflating happens before Python is even needed. Each deflated entry is inflated
-// as the gzip stream it becomes with a gzip header and its CRC-32 and size (from the zip's directory):
-// gzip is what DecompressionStream reads in every browser that has it ("deflate-raw" came later), so
-// this is the one way wheels are installed (issue #40), and the CRC-32 check finds a damaged entry.
-// What it is not: a general zip reader. It handles what wheels hold: stored or deflated entries,
-// no encryption, no zip64 (the lesson's wheels are a few kilobytes).
+// wheels.mjs: installs the lesson's wheels (tinygrad, tutor) into Pyodide's file system from JavaScript,
+// the one way they are installed, in the worker and in the snapshot maker (issue #40). readWheel() lists
+// and inflates their files while Pyodide still starts (30–55 ms sooner than Python's unpackArchive);
+// installWheel() writes them into Python's working folder, on sys.path. Each deflated entry is inflated as
+// a gzip stream (header + data + the zip's CRC-32 and size): gzip is what DecompressionStream reads in
+// every browser that has it, and the CRC-32 finds a damaged entry.
+// What it is not: a general zip reader: stored or deflated entries, no encryption, no zip64.
 
 const END_OF_DIRECTORY = 0x06054b50; // "end of central directory" record signature
 const DIRECTORY_ENTRY = 0x02014b50;
