@@ -14,7 +14,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { gzipSync, inflateRawSync } from "node:zlib";
+import { gzipSync } from "node:zlib";
 
 import {
   FORMAT, PAGE_SIZE, SNAPSHOT_PATH, dataSegments, gunzip, headerBytes, placePages, wheelsDigest, xorDataSegments,
@@ -36,7 +36,7 @@ async function main(siteFolder) {
 
   const pyodide = await loadPyodide({ indexURL: pyodideFolder, _makeSnapshot: true });
   const booted = performance.now();
-  for (const wheel of wheels) installWheel(pyodide, await readWheel(wheel, (data) => inflateRawSync(data)));
+  for (const wheel of wheels) installWheel(pyodide, await readWheel(wheel));
   const { modules, warmUp } = prepareSnapshot(pyodide);
   zeroFreeMemory(pyodide._module);
   zeroDeadStack(pyodide._module);

@@ -474,3 +474,71 @@ def serve_hiding(directory, hidden):
         server.shutdown()
         server.server_close()
 
+
+
+# ---- A host that serves a file damaged first -----------------------------------------------------
+
+STUCK = '"damaged"'  # the damaged copy's validator, which FaultyHost never changes
+
+
+def cut_short(data):
+    return data[:len(data) // 2]
+
+
+class FaultyHost:
+    """A context manager: serve.py's handler in this process, on a free port (`url`), serving `site` except
+    `damaged` bytes for the site path `path` the first `times` times it is asked for; a request that names the
+    damaged copy's validator gets a 304 (a host that keeps calling it current). `good_served`: site paths
+    served whole and good, in order."""
+
+    def __init__(self, site, path=None, damaged=b"", times=1):
+        import functools
+        import io
+        import threading
+
+        from site_scripts.server.serve import LessonHandler, LessonServer
+        self.site, self.path, self.damaged, self.left = site, path, damaged, times
+        self.good_served = []
+        host = self
+
+        class Handler(LessonHandler):
+            def send_head(self):
+                path = self.path.split("?")[0].removeprefix("/")
+                if path != host.path:
+                    return super().send_head()
+                if STUCK in self.headers.get("If-None-Match", ""):
+                    self.send_response(304)
+                    self.send_header("ETag", STUCK)
+                    self.end_headers()
+                    return None
+                if host.left > 0:
+                    host.left -= 1
+                    self.send_response(200)
+                    self.send_header("Content-Type", self.guess_type(path))
+                    self.send_header("Content-Length", str(len(host.damaged)))
+                    self.send_header("ETag", STUCK)
+                    self.end_headers()
+                    return io.BytesIO(host.damaged)
+                host.good_served.append(path)
+                return super().send_head()
+
+            def log_message(self, *args):
+                pass
+
+        self.server = LessonServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(site)))
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def damaged_host(site):
+    """A FaultyHost of `site` whose first answer for Pyodide's wasm is cut short (the scenarios' "damaged" site)."""
+    wasm = "assets/vendor/pyodide/pyodide.asm.wasm"
+    return FaultyHost(site, wasm, cut_short((Path(site) / wasm).read_bytes()))

@@ -3,8 +3,8 @@
 What it is: checks, over HTTP from the served site, that the `tinygrad` wheel holds a byte-identical
 tinygrad.py, that both lesson wheels are valid (RECORD hashes and sizes match every file), that the
 download link serves the same file, that the worker's wheel reader (wheels.mjs, run under Node)
-unzips every file of both wheels to the bytes Python's zipfile reads, and that Python in the browser
-imports that very file, also in a browser that cannot inflate the wheels itself (Python unpacks them).
+unzips every file of both wheels to the bytes Python's zipfile reads (and refuses a damaged entry), and
+that Python in the browser imports that very file.
 
 What it is not: a test of the engine's behaviour (tests/engine does that).
 """
@@ -22,17 +22,15 @@ from helpers import REPO, block, open_lesson, pages_with_blocks, run_block, set_
 ENGINE = REPO / "engine" / "tinygrad.py"
 WHEEL_READER = REPO / "site_scripts" / "browser" / "runtime" / "wheels.mjs"
 # Under Node: the files readWheel() finds in each zip named on the command line, as {path: sha256},
-# or {"error": message}. Node's zlib inflates (the browser's DecompressionStream is what the
-# Chromium tests use).
+# or {"error": message}. Node has the browser's DecompressionStream, so this is the browser's code path.
 READ_WHEELS = """
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { inflateRawSync } from "node:zlib";
 const { readWheel } = await import(process.argv[1]);
 const results = [];
 for (const file of process.argv.slice(2)) {
   try {
-    const files = await readWheel(readFileSync(file), (data) => inflateRawSync(data));
+    const files = await readWheel(readFileSync(file));
     results.push(Object.fromEntries(files.map(({ path, bytes }) =>
       [path, createHash("sha256").update(bytes).digest("hex")])));
   } catch (error) {
@@ -92,23 +90,6 @@ def test_python_in_the_browser_imports_the_served_engine(page, site_url, built_s
     assert imported_engine_digest(page, site_url, built_site) == hashlib.sha256(ENGINE.read_bytes()).hexdigest()
 
 
-def test_a_browser_that_cannot_inflate_the_wheels_still_installs_them(page, site_url, built_site):
-    """Browsers before DecompressionStream("deflate-raw") (Chrome 103) refuse the format: the worker's
-    wheel reader fails, and Python's own unpacking installs the same files."""
-    def refusing_deflate_raw(route):
-        source = route.fetch().text()
-        assert '"deflate-raw"' in source
-        route.fulfill(body=source.replace('"deflate-raw"', '"deflate-raw-unknown-to-this-browser"'),
-                      content_type="text/javascript")
-
-    page.context.route("**/assets/lesson/browser/runtime/wheels.mjs", refusing_deflate_raw)
-    messages = []
-    page.on("console", lambda message: messages.append(message.text))
-
-    assert imported_engine_digest(page, site_url, built_site) == hashlib.sha256(ENGINE.read_bytes()).hexdigest()
-    assert any("unpacked by Python instead" in text for text in messages), messages
-
-
 def read_with_the_worker(*zip_files):
     result = subprocess.run(["node", "--input-type=module", "-e", READ_WHEELS, WHEEL_READER.as_uri(),
                              *map(str, zip_files)], capture_output=True, text=True, check=True)
@@ -133,7 +114,14 @@ def test_the_worker_unzips_every_wheel_file_as_python_does(built_site, tmp_path)
     not_a_zip = tmp_path / "not-a-wheel.whl"
     not_a_zip.write_bytes(b"<!doctype html><p>404 Not Found</p>")
 
-    *read, refused = read_with_the_worker(*wheels, mixed, not_a_zip)
+    damaged = tmp_path / "damaged.whl"  # one deflated byte changed: the entry's CRC-32 no longer matches
+    data = bytearray(mixed.read_bytes())
+    at = data.index(b"pkg/deflated.py") + len(b"pkg/deflated.py") + 5  # inside its compressed data
+    data[at] ^= 0x55
+    damaged.write_bytes(bytes(data))
+
+    *read, refused, refused_damaged = read_with_the_worker(*wheels, mixed, not_a_zip, damaged)
 
     assert read == [files_as_python_reads_them(zip_file) for zip_file in (*wheels, mixed)]
     assert refused == {"error": "a wheel is not a zip file"}
+    assert refused_damaged == {"error": "a wheel's entry pkg/deflated.py is damaged"}

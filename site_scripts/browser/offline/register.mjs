@@ -5,8 +5,8 @@
 // the first visit keeps the document it painted, and its Python, while the service worker installs and
 // takes control of it; Stop restarts Python there, and isolation comes with the reader's next full page
 // load, which the service worker answers with the headers. An untouched page is reloaded once when a new
-// build's worker took over (a page the reader touched shows the new build from the next chapter they
-// open). It asks for a new build now and then, since instant navigation makes no page loads that would
+// build's worker took over (a page the reader touched offers "Reload" and shows the new build from the
+// next chapter they open). It asks for a new build now and then, since instant navigation makes no page loads that would
 // check for one. Once Python has booted in the page and then been left alone for a moment, it asks the
 // service worker to keep a copy of the whole lesson (Python included), shows in the footer how far that
 // copy is ("Saving the lesson for offline use… 40%", then "Saved for offline use", asked again whenever it
@@ -26,10 +26,27 @@ let newBuildWaiting = false;    // a new build's worker took over: show it once 
 let readerTouchedPage = false;  // any click, key, wheel or touch since this page was shown
 
 // A new build reloads only a page the reader has not touched (no edits or output to lose, no jump while
-// reading); otherwise it waits for the next page they open through instant navigation.
+// reading); otherwise it waits for the next page they open through instant navigation, and offers a reload.
 function showNewBuildWhenSafe() {
   newBuildWaiting = true;
   if (!readerTouchedPage) location.reload();
+  else offerReload();
+}
+
+// A notice with a Reload button: only the reader's click reloads (their edits are saved as they type).
+// Also shown when this page's Python refuses to run a newer build's files (worker.mjs).
+function offerReload() {
+  if (document.querySelector(".lesson-new-build")) return;
+  const notice = document.createElement("div");
+  notice.className = "lesson-new-build";
+  notice.setAttribute("role", "alert");
+  notice.append("A new version of the lesson is available — reload to use it (your edits are kept). ");
+  const button = notice.appendChild(document.createElement("button"));
+  button.type = "button";
+  button.className = "md-button md-button--primary";
+  button.textContent = "Reload";
+  button.addEventListener("click", () => location.reload());
+  document.body.append(notice);
 }
 
 function watchNavigation(registration) {
@@ -169,6 +186,9 @@ export function registerOffline() {
   }
   precacheOncePythonRan();
   watchController();
+  runtime.onStatus((status) => {
+    if (status.newBuild) offerReload();
+  });
   const start = () => register().catch((error) => {
     console.warn(`The lesson will not work offline: its service worker could not be registered (${error.message}).`);
   });

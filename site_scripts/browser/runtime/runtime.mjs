@@ -149,7 +149,8 @@ class Runtime {
     return this.#ready;
   }
 
-  /** The latest status: { state: idle|starting|ready|running|error, message, progress }. */
+  /** The latest status: { state: idle|starting|ready|running|error, message, progress, newBuild }
+   *  (newBuild: Python refused to start because the site now serves a newer build than this page's). */
   get status() {
     return this.#status;
   }
@@ -323,8 +324,8 @@ class Runtime {
     }
   }
 
-  #setStatus({ state, message, progress = null }) {
-    this.#status = { state, message, progress };
+  #setStatus({ state, message, progress = null, newBuild = false }) {
+    this.#status = { state, message, progress, newBuild };
     document.documentElement.dataset.pythonState = state;
     for (const fn of this.#listeners) fn(this.#status);
   }

@@ -22,12 +22,16 @@
 // every browser.
 // What it is not: the rest of the worker's start (worker.mjs installs the wheels) nor the maker.
 // Anything unexpected (no file, another build's or Pyodide's snapshot, corrupt bytes, an API that
-// changed) means the plain start; if even that fails with the compiled wasm, Pyodide starts on its own,
-// unless the wasm itself could not be downloaded or compiled: then the start fails, saying why.
+// changed) means the plain start (and a fresh copy of the snapshot for the next visit); if even that
+// fails with the compiled wasm, Pyodide starts on its own, unless the wasm or the standard library
+// could not be downloaded intact (both are checked against the build's hashes: downloads.mjs): then
+// the start fails, saying why.
 
 export const FORMAT = "lesson-python-snapshot/1";
 export const SNAPSHOT_PATH = "snapshot/python-snapshot.bin"; // under assets/
 export const PAGE_SIZE = 4096;
+import { checkBuilt, fetchBuilt, integrityOf } from "./downloads.mjs";
+
 const MAGIC = new TextEncoder().encode("PYSNAP01");
 const HEADER_START = MAGIC.length + 4; // magic, then the JSON header's length
 const MAX_HEADER_BYTES = 1 << 16;
@@ -42,6 +46,7 @@ const MAX_HEADER_BYTES = 1 << 16;
  */
 export async function startPyodide({ loadPyodide, version, indexURL, snapshotURL, lessonWheels }) {
   const wasm = downloadWasm(indexURL);
+  wasm.stdlib = downloadStdlib(indexURL);
   const snapshot = openSnapshot(snapshotURL, version);
   snapshot.catch(() => {}); // awaited below
   try {
@@ -66,46 +71,64 @@ export async function startPyodide({ loadPyodide, version, indexURL, snapshotURL
     return { pyodide, boot: "snapshot" };
   } catch (error) {
     console.info(`Python starts without its snapshot: ${error.message}`);
+    // A damaged copy in the browser's HTTP cache would make every later visit start this way: replace it.
+    integrityOf(snapshotURL).then((integrity) => fetch(snapshotURL, { cache: "reload", integrity }))
+      .then((answer) => answer.arrayBuffer()).catch(() => {});
   }
   try {
     return { pyodide: await startWithCompiledWasm(loadPyodide, { indexURL }, wasm), boot: "plain" };
   } catch (error) {
-    // A wasm that could not be downloaded or compiled would fail Pyodide's own start the same way, and
+    // A wasm or standard library that could not be downloaded intact would fail Pyodide's own start the same way, and
     // there Emscripten would wait forever: say why instead.
     await wasm.module;
+    await wasm.stdlib.bytes;
     console.warn(`Python starts the way Pyodide does on its own: ${error.message}`);
     return { pyodide: await loadPyodide({ indexURL }), boot: "plain" };
   }
 }
 
 /** Pyodide's wasm, downloaded once and compiled while it arrives (compileStreaming, which also lets
- *  the browser reuse its cached machine code on later visits), its bytes (for the snapshot's XOR),
+ *  the browser reuse its cached machine code on later visits), its bytes (for the snapshot's XOR,
+ *  checked against the build's hash meanwhile; a damaged wasm is fetched again: downloads.mjs),
  *  and the JavaScript half of Pyodide (pyodide.asm.mjs, imported meanwhile). */
 function downloadWasm(indexURL) {
   const url = new URL("pyodide.asm.wasm", indexURL).href;
-  const response = fetch(url).then((answer) => {
-    if (!answer.ok) throw new Error(`${url} answered ${answer.status}`);
-    return answer;
+  const download = fetchBuilt(url, async (answer) => {
+    const [module, bytes] = await Promise.all([WebAssembly.compileStreaming(answer.clone()),
+      answer.arrayBuffer().then(async (bytes) => { await checkBuilt(url, bytes); return bytes; })]);
+    return { module, bytes };
   });
   const wasm = {
     url,
-    response,
-    module: response.then((answer) => WebAssembly.compileStreaming(answer.clone())),
-    bytes: response.then((answer) => answer.arrayBuffer()),
+    module: download.then((got) => got.module),
+    bytes: download.then((got) => got.bytes),
     createModule: import(new URL("pyodide.asm.mjs", indexURL).href).then((script) => script.default),
   };
-  for (const promise of [wasm.response, wasm.module, wasm.bytes, wasm.createModule]) {
+  for (const promise of [wasm.module, wasm.bytes, wasm.createModule]) {
     promise.catch(() => {}); // each is awaited where it is used
   }
   return wasm;
+}
+
+/** Python's standard library (python_stdlib.zip), checked against the build's hash (a zip cut short
+ *  would let Python start and then fail on `import fractions`), fetched again if damaged: its bytes. */
+function downloadStdlib(indexURL) {
+  const url = new URL("python_stdlib.zip", indexURL).href;
+  const bytes = fetchBuilt(url, async (answer) => {
+    const got = await answer.arrayBuffer();
+    await checkBuilt(url, got);
+    return got;
+  });
+  bytes.catch(() => {}); // awaited when Pyodide asks for it
+  return { url, bytes };
 }
 
 /**
  * loadPyodide(`options`), instantiating the module `wasm` compiled instead of compiling its own:
  * through `createPyodideModule` (the function pyodide.asm.mjs exports, given the Emscripten settings)
  * it sets Emscripten's `instantiateWasm`, which also waits for the promise `before`. Pyodide's own
- * request for the wasm, made earlier, is answered with the download already under way and left
- * unread. Rejects if `before` rejects or the module fails to compile or instantiate (Emscripten
+ * request for the wasm, made earlier, is answered with an empty response it never reads, and its
+ * request for the standard library with the checked copy (wasm.stdlib). Rejects if `before` rejects or the module fails to compile or instantiate (Emscripten
  * itself would wait forever).
  */
 async function startWithCompiledWasm(loadPyodide, options, wasm, before = null) {
@@ -115,7 +138,7 @@ async function startWithCompiledWasm(loadPyodide, options, wasm, before = null) 
   const createPyodideModule = (settings) => {
     settings.instantiateWasm = (imports, receive) => {
       Object.assign(imports.env, errorMarkerImports());
-      Promise.all([wasm.module, before])
+      Promise.all([wasm.module, wasm.stdlib.bytes, before])
         .then(async ([module]) => receive(await WebAssembly.instantiate(module, imports), module))
         .catch(failed);
       return {}; // Emscripten's sign that the instance comes later, through `receive`
@@ -123,10 +146,11 @@ async function startWithCompiledWasm(loadPyodide, options, wasm, before = null) 
     return createModule(settings);
   };
   const plainFetch = globalThis.fetch;
-  globalThis.fetch = (resource, init) => {
-    if (String(resource instanceof Request ? resource.url : resource) !== wasm.url) return plainFetch(resource, init);
-    globalThis.fetch = plainFetch;
-    return wasm.response;
+  globalThis.fetch = async (resource, init) => {
+    const url = String(resource instanceof Request ? resource.url : resource);
+    if (url === wasm.url) return new Response(null);
+    if (url === wasm.stdlib.url) return new Response(await wasm.stdlib.bytes);
+    return plainFetch(resource, init);
   };
   try {
     return await Promise.race([loadPyodide({ ...options, createPyodideModule }), failure]);

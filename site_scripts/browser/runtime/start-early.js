@@ -7,7 +7,7 @@
 //                     it, when a block or figure is within NEAR_VIEW_MARGIN viewport heights above or
 //                     below the viewport (or the reader points at, touches or focuses one: runtime.mjs);
 //   createWorker()    a new module Web Worker running worker.mjs, already sent its first messages: the
-//                     token that tells its messages from forged ones and, on a cross-origin isolated
+//                     token that tells its messages from forged ones, with the page's build, and, on a cross-origin isolated
 //                     page, the shared interrupt flag. Returns { worker, token, interrupt }.
 //   takeEarlyWorker() the worker this script created at load, with what it said meanwhile, or null
 //                     (hasEarlyWorker() says whether there is one to take).
@@ -30,6 +30,8 @@
   const WORKER_URL = new URL("./worker.mjs", script.src);
   const PYTHON_ELEMENTS = "div.runnable, [data-widget]";
   const NEAR_VIEW_MARGIN = 0.75;
+  // The build of Python's files this page belongs to (overrides/main.html; null on a page without it).
+  const PAGE_BUILD = document.querySelector('meta[name="lesson-python-build"]')?.content ?? null;
 
   /** Whether `element` is displayed within NEAR_VIEW_MARGIN of the viewport: what runtime.mjs's
    *  IntersectionObserver reports later, asked now. */
@@ -44,7 +46,7 @@
     performance.mark("lesson-python-worker"); // when the page created Python's worker (the benchmark reads it)
     const worker = new Worker(WORKER_URL, { type: "module", name: "python" });
     const token = newToken();
-    worker.postMessage({ type: "token", token });
+    worker.postMessage({ type: "token", token, build: PAGE_BUILD }); // the worker refuses another build's Python
     let interrupt = null;
     // WebKitGTK isolates a page yet has no SharedArrayBuffer: there Stop replaces the worker, as elsewhere.
     if (globalThis.crossOriginIsolated && typeof SharedArrayBuffer === "function") {

@@ -1,12 +1,10 @@
-// wheels.mjs: installs the lesson's wheels (tinygrad, tutor) into Pyodide's file system from JavaScript.
-// What it is: a wheel is a zip of the package's files. readWheel() lists and inflates them while
-// Pyodide is still starting, and installWheel() writes them into Python's working folder, which is
-// on sys.path (where pyodide.unpackArchive would put them). The worker uses it on every start, and so
-// does the snapshot maker at build time. Doing this in JavaScript rather than through
-// pyodide.unpackArchive (Python's shutil and zipfile) takes 30–55 ms off every start of Python in the
-// browser, and the inflating happens before Python is even needed.
-// What it is not: a general zip reader. It handles what wheels hold: stored or deflated entries,
-// no encryption, no zip64 (the lesson's wheels are a few kilobytes).
+// wheels.mjs: installs the lesson's wheels (tinygrad, tutor) into Pyodide's file system from JavaScript,
+// the one way they are installed, in the worker and in the snapshot maker (issue #40). readWheel() lists
+// and inflates their files while Pyodide still starts (30–55 ms sooner than Python's unpackArchive);
+// installWheel() writes them into Python's working folder, on sys.path. Each deflated entry is inflated as
+// a gzip stream (header + data + the zip's CRC-32 and size): gzip is what DecompressionStream reads in
+// every browser that has it, and the CRC-32 finds a damaged entry.
+// What it is not: a general zip reader: stored or deflated entries, no encryption, no zip64.
 
 const END_OF_DIRECTORY = 0x06054b50; // "end of central directory" record signature
 const DIRECTORY_ENTRY = 0x02014b50;
@@ -16,11 +14,10 @@ const DEFLATED = 8;
 
 /**
  * The files of the wheel `bytes` (ArrayBuffer or Uint8Array): a promise of [{ path, bytes }] in the
- * wheel's order, folders left out. `inflate(data)` turns deflated bytes into the file's bytes; by
- * default the browser's DecompressionStream does it. Rejects, naming the wheel's problem, on a file
- * that is not such a zip.
+ * wheel's order, folders left out. Rejects, naming the wheel's problem, on a file that is not such a
+ * zip or an entry that does not inflate to its CRC-32 and size.
  */
-export async function readWheel(bytes, inflate = inflateRaw) {
+export async function readWheel(bytes) {
   const zip = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
   const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
   const names = new TextDecoder();
@@ -32,6 +29,7 @@ export async function readWheel(bytes, inflate = inflateRaw) {
   for (let count = view.getUint16(end + 10, true); count > 0; count--) {
     if (view.getUint32(at, true) !== DIRECTORY_ENTRY) throw new Error("a wheel's zip directory is damaged");
     const method = view.getUint16(at + 10, true);
+    const crcAndSize = zip.subarray(at + 16, at + 28); // CRC-32, compressed size, size
     const compressedSize = view.getUint32(at + 20, true);
     const nameLength = view.getUint16(at + 28, true);
     const local = view.getUint32(at + 42, true);
@@ -42,7 +40,7 @@ export async function readWheel(bytes, inflate = inflateRaw) {
     const start = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
     const data = zip.subarray(start, start + compressedSize);
     if (method !== STORED && method !== DEFLATED) throw new Error(`a wheel's entry ${path} uses compression ${method}`);
-    files.push({ path, bytes: method === STORED ? data : inflate(data) });
+    files.push({ path, bytes: method === STORED ? data : inflate(data, crcAndSize, path) });
   }
   return Promise.all(files.map(async ({ path, bytes }) => ({ path, bytes: await bytes })));
 }
@@ -62,7 +60,17 @@ export function installWheel(pyodide, files) {
   importlib.destroy();
 }
 
-async function inflateRaw(data) {
-  const stream = new Blob([data]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
+const GZIP_HEADER = new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]); // deflate, no name, no time
+
+/** The bytes of a zip entry's deflated `data`, given the entry's CRC-32, compressed size and size
+ *  (`crcAndSize`, 12 bytes of the zip's directory): inflated as a gzip stream, which ends with
+ *  the CRC-32 and the size (the compressed size between them is left out). */
+async function inflate(data, crcAndSize, path) {
+  const trailer = [crcAndSize.subarray(0, 4), crcAndSize.subarray(8, 12)];
+  const stream = new Blob([GZIP_HEADER, data, ...trailer]).stream().pipeThrough(new DecompressionStream("gzip"));
+  try {
+    return new Uint8Array(await new Response(stream).arrayBuffer());
+  } catch {
+    throw new Error(`a wheel's entry ${path} is damaged`);
+  }
 }

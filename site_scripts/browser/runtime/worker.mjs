@@ -14,6 +14,8 @@
 // the line, and the JSON functions it carries with are taken at load, before any block could replace
 // them (`js.JSON.parse = None`). Every URL is derived from import.meta.url, so any sub-path works.
 // Pyodide starts from the build's memory snapshot (snapshot.mjs) when it can, else the plain way.
+// Every file it downloads must prove to be the build's, else it is fetched once more (downloads.mjs);
+// and the build must be the page's own: else it says that a new version of the lesson is available.
 // What it is not: the page's API (runtime.mjs) nor the Python logic (tutor/runtime/).
 //
 // Transport messages, which never reach Python:
@@ -35,6 +37,7 @@
 import { loadPyodide, version } from "../../../vendor/pyodide/pyodide.mjs";
 import { SNAPSHOT_PATH, startPyodide } from "./snapshot.mjs";
 import { installWheel, readWheel } from "./wheels.mjs";
+import { checkBuilt, fetchBuilt, pythonBuild } from "./downloads.mjs";
 import { AT_ONCE, ERROR, EVENT } from "./contract.mjs";
 
 const PYODIDE_URL = new URL("../../../vendor/pyodide/", import.meta.url);
@@ -76,6 +79,7 @@ function withholdOriginStorage() {
   }
 }
 let token = null;
+let pageBuild = null; // the build of Python's files the page belongs to (sent with the token)
 let tokenArrived; // resolved by the page's first message: nothing is posted before it (the page would drop it)
 const tokenReceived = new Promise((resolve) => { tokenArrived = resolve; });
 let interruptBuffer = null;
@@ -92,6 +96,7 @@ function post(message) {
 self.onmessage = ({ data }) => {
   if (data.type === "token") {
     token ??= data.token;
+    pageBuild ??= data.build ?? null;
     tokenArrived();
     return;
   }
@@ -153,11 +158,12 @@ async function boot() {
     const lessonFiles = lessonWheels.then((wheels) => Promise.all(wheels.map((wheel) => readWheel(wheel))));
     lessonFiles.catch(() => {});              // awaited below; this only avoids an unhandled rejection
     // From the build's memory snapshot when it can (much faster), else the plain way; same result.
-    const started = await startPyodide({ loadPyodide, version, indexURL: PYODIDE_URL.href,
-                                         snapshotURL: SNAPSHOT_URL.href, lessonWheels });
+    const [started] = await Promise.all([startPyodide({ loadPyodide, version, indexURL: PYODIDE_URL.href,
+                                                       snapshotURL: SNAPSHOT_URL.href, lessonWheels }),
+                                         samePageBuild()]);
     const pyodide = started.pyodide;
     status("starting", "Installing the engine…", 0.85);
-    await installLessonWheels(pyodide, lessonWheels, lessonFiles);
+    for (const files of await lessonFiles) installWheel(pyodide, files);
     if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
     const runtime = pyodide.pyimport("tutor.runtime.dispatcher");
     const dispatcher = runtime.dispatcher((event) => post(parseJSON(event)), waiter());
@@ -166,39 +172,40 @@ async function boot() {
     dispatch = dispatcher;
     status("ready", "Python is ready", 1, { boot: started.boot });
   } catch (error) {
+    if (error instanceof NewBuild) {
+      status("error", error.message, null, { newBuild: true });
+      throw error;
+    }
     console.error(`Python could not start: ${error.message}`); // for whoever hosts the site, too
     status("error", `Python could not start: ${error.message}`);
     throw error;
   }
 }
 
-/** Install the lesson's wheels: write their files (unzipped meanwhile) where Python imports from;
- *  micropip would take more than half a second on every boot. A browser that cannot inflate them
- *  (DecompressionStream "deflate-raw" came after Pyodide's oldest browsers) has Python unpack them. */
-async function installLessonWheels(pyodide, lessonWheels, lessonFiles) {
-  let wheelsFiles;
-  try {
-    wheelsFiles = await lessonFiles;
-  } catch (error) {
-    console.info(`The wheels are unpacked by Python instead: ${error.message}`);
-    for (const wheel of await lessonWheels) pyodide.unpackArchive(wheel, "wheel");
-    return;
+/** The site now serves another build of Python's files than the page's own (a redeploy, and a new
+ *  service worker took over): this worker must not run it under the page (issue #39). */
+class NewBuild extends Error {}
+async function samePageBuild() {
+  const served = (await pythonBuild()).version;
+  if (pageBuild !== null && served !== pageBuild) {
+    throw new NewBuild("A new version of the lesson is available — reload the page to run Python "
+      + "(your edits are kept).");
   }
-  for (const files of wheelsFiles) installWheel(pyodide, files);
 }
 
-/** The bytes of the lesson's wheels (wheels.json "packages": tinygrad, tutor). Revalidated, like
- *  the list, because a new build keeps the wheels' names. */
+/** The bytes of the lesson's wheels (wheels.json "packages": tinygrad, tutor), each the build's
+ *  (downloads.mjs). Revalidated, like the list, because a new build keeps the wheels' names. */
 async function fetchLessonWheels() {
-  const manifest = await (await fetchFromSite(new URL("wheels.json", WHEELS_URL))).json();
-  return Promise.all(manifest.packages.map(
-    async (name) => (await fetchFromSite(new URL(name, WHEELS_URL))).arrayBuffer()));
+  const manifest = JSON.parse(new TextDecoder().decode(await fetchFromSite(new URL("wheels.json", WHEELS_URL))));
+  return Promise.all(manifest.packages.map((name) => fetchFromSite(new URL(name, WHEELS_URL))));
 }
 
-async function fetchFromSite(url) {
-  const response = await fetch(url, { cache: "no-cache" });
-  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
-  return response;
+function fetchFromSite(url) {
+  return fetchBuilt(url.href, async (answer) => {
+    const bytes = await answer.arrayBuffer();
+    await checkBuilt(url.href, bytes);
+    return bytes;
+  }, { cache: "no-cache" });
 }
 
 /** The blocking wait time.sleep uses (see the header): wait(seconds) blocks the worker for at most that
@@ -229,8 +236,8 @@ async function answer(request) {
   try {
     await booted;
   } catch (error) {
-    post({ kind: EVENT.RESULT, id: request.id, ok: false,
-           error: { kind: ERROR.NOT_STARTED, message: `Python could not start: ${error.message}` } });
+    const message = error instanceof NewBuild ? error.message : `Python could not start: ${error.message}`;
+    post({ kind: EVENT.RESULT, id: request.id, ok: false, error: { kind: ERROR.NOT_STARTED, message } });
     return;
   }
   try {
