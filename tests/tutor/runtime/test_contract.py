@@ -6,7 +6,8 @@ Python sends (begin, output, graph, deep-graph, result) with only the fields the
 and every error kind Python finds (exception, stopped, exit, not-allowed, bad-request, bad-arguments,
 no-namespace, not-json, broken), none of them an exception out of the dispatcher; a block that
 replaces the runtime's names cannot break the next request (the keeper puts them back, and says so),
-a lesson module a block imported and changed is imported afresh, and a block that breaks what the
+a lesson module a block imported and changed is imported afresh, a block that clears sys.modules breaks
+no other block, and a block that breaks what the
 runtime relies on elsewhere makes the probe and the next run answer `broken`; whose fault an error is (a
 reader's error whose own code fails while shown stays theirs, only Stop's interrupt is "stopped"); what a
 block leaves behind is said and ended or named (its asyncio tasks cancelled, a figure names the block that
@@ -449,6 +450,22 @@ def test_a_block_that_replaces_the_runtime_s_names_cannot_break_the_next_request
     assert call(worker, 26, "tutor.figures.x_times_x", "initial")["ok"] is True
     assert not hasattr(sys.modules["tutor.runtime.tracebacks"], "len")  # an added name that hid a built-in is gone
     assert run(worker, 27, "raise ValueError('mine')")["error"]["type"] == "ValueError"  # tracebacks work again
+
+
+def test_a_block_that_clears_sys_modules_breaks_no_other_block_or_figure(worker):
+    saved = dict(sys.modules)
+    try:
+        assert run(worker, 39, "import sys\nsys.modules.clear()")["ok"] is True
+        note = "".join(event["text"] for event in worker.of(39, "output") if event["stream"] == "note")
+        assert note.startswith("[This block removed modules Python and the page need from sys.modules (sys, ")
+        assert "they are put back, so the page keeps working." in note
+        other = run(worker, 40, "import sys, tinygrad\nprint(tinygrad.Value(2) * 3, bool(sys.warnoptions) in (0, 1))",
+                    page="another-chapter")
+        assert other["ok"] is True, other
+        assert "".join(event["text"] for event in worker.of(40, "output")) == "Value(data=6.0, grad=0.0) True\n"
+        assert call(worker, 41, "tutor.figures.x_times_x", "initial")["ok"] is True
+    finally:
+        sys.modules.update(saved)
 
 
 def test_a_lesson_module_a_block_imported_and_changed_is_imported_afresh(worker, monkeypatch):
