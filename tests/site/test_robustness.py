@@ -31,7 +31,7 @@ import pytest
 from playwright.sync_api import expect
 
 from helpers import (PYTHON_TIMEOUT_MS, REPO, UI_TIMEOUT_MS, block, open_lesson, output_text, press,
-                     python_interpreter, run_block, set_code, wait_not_busy,
+                     python_interpreter, run_block, run_count, set_code, wait_not_busy,
                      wait_output_contains, wait_run_finished, wait_running)
 from tutor.runtime.guards import SAFE_RECURSION_LIMIT
 
@@ -479,3 +479,29 @@ def test_a_replayed_block_that_breaks_python_is_named_and_a_restart_without_repl
     assert run_code(third, "print(6 * 7)") == "42\n"
     assert page_errors == []
 
+
+
+@pytest.mark.parametrize("where", ["plain", "isolated", "chained"])
+def test_stop_double_clicked_stops_once_and_the_next_block_never_repeats_the_loop(page, site_url, isolated_url,
+                                                                                 lesson_path, page_errors, where):
+    """A double-click on Stop, on a page that Stop restarts, one it interrupts, and "Build your own engine",
+    whose blocks each build on the earlier ones (a later block runs them first, but never a stopped one)."""
+    open_lesson(page, isolated_url if where == "isolated" else site_url,
+                "build-your-own/" if where == "chained" else lesson_path)
+    first, second = block(page, 1), block(page, 2)
+    set_code(first, "while True:\n    pass")
+    set_code(second, "print('block 2 ran')")
+    runs_before = run_count(first)
+    press(first, "Run")
+    wait_running(first)
+    interpreter = python_interpreter(page)
+
+    first.get_by_role("button", name="Stop", exact=True).dblclick()  # a reader's double-click
+    wait_run_finished(first, runs_before)
+    wait_not_busy(first)
+
+    assert python_interpreter(page) <= interpreter + 1, "a second Stop while the first is under way restarted Python again"
+    assert run_block(second) == "block 2 ran\n"
+    assert run_count(first) == runs_before + 1, "block 1's endless loop ran again before block 2"
+    assert first.get_attribute("data-state") == "stopped", output_text(first)
+    assert page_errors == []

@@ -95,6 +95,7 @@ export class PageRuns {
       this.interpreterRanIn = runtime.interpreter;
     }
     const earlier = this.blocks.slice(0, this.blocks.indexOf(target)).filter((block) => this.needsRun(block));
+    const notRunFirst = this.stoppedBefore(target);
     for (const block of earlier) block.setState("queued");
     let interrupted = false;
     for (const block of [...earlier, target]) {
@@ -119,13 +120,27 @@ export class PageRuns {
       if (this.chained) for (const later of this.blocks.slice(this.blocks.indexOf(block) + 1)) this.ran.delete(later);
       if (stopped || restarted) interrupted = true;
     }
+    if (notRunFirst.length > 0 && !interrupted) {
+      const one = notRunFirst.length === 1;
+      target.note(`${capitalized(blockNumbers(notRunFirst))} did not run first: ${one ? "its" : "their"} last run was `
+        + `stopped. Run ${one ? "it" : "them"} yourself if this block needs what ${one ? "it defines" : "they define"}.`);
+    }
   }
 
-  /** An earlier block runs before a later one unless it ran already. A block that was stopped counts as
-   *  run (its loop is not repeated) until the reader changes its code: then it runs again first. */
+  /** An earlier block runs before a later one unless it ran already. A block whose last run was stopped
+   *  never runs first (its loop is not repeated, whatever restarts came since) until the reader changes
+   *  its code: then it runs again first. */
   needsRun(block) {
+    if (this.stoppedWith.has(block)) return this.stoppedWith.get(block) !== block.code();
     if (this.chained && this.succeeded.get(block) !== block.code()) return true; // changed, or failed, since it ran
-    return !this.ran.has(block) || (this.stoppedWith.has(block) && this.stoppedWith.get(block) !== block.code());
+    return !this.ran.has(block);
+  }
+
+  /** The earlier blocks `target` may need that do not run first because their last run was stopped and
+   *  whose definitions this Python lacks. */
+  stoppedBefore(target) {
+    return this.blocks.slice(0, this.blocks.indexOf(target))
+      .filter((block) => this.stoppedWith.get(block) === block.code() && !this.ran.has(block));
   }
 
   /** Python was replaced by a fresh interpreter: queue the restoring of this page's definitions. */

@@ -63,6 +63,7 @@ const RESTART_ERRORS = { stopped: ERROR.STOPPED, unresponsive: ERROR.STOPPED, cr
 class Runtime {
   #worker = null;
   #interrupt = null; // Int32Array over a SharedArrayBuffer, when the page is cross-origin isolated
+  #interrupted = new Set(); // ids of the requests a Stop interrupted that Python has not answered yet
   #token = ""; // what tells the current worker's messages from forged ones
   #deepGraph = false; // the worker's Python holds (or a run is building) a chain of Values deep enough to crash it
   #pending = new Map(); // request id -> { resolve, onOutput, onGraph, onStart, onPrinted, kind, label, since }
@@ -229,10 +230,14 @@ class Runtime {
   stop() {
     const running = [...this.#pending].filter(([, request]) => request.kind !== REQUEST.CONFIGURE);
     if (!this.#worker || running.length === 0) return;
+    // A second Stop (a double-click) while the first one's interrupt is under way is ignored: it would
+    // interrupt Python once it has answered, in its own code or in the next request.
+    if (running.every(([id]) => this.#interrupted.has(id))) return;
     if (this.#interrupt && this.#status.state !== "starting") {
       this.#interrupt[0] = SIGINT;
       Atomics.notify(this.#interrupt, 0); // wakes a time.sleep at once
       const interrupted = running.map(([id]) => id);
+      for (const id of interrupted) this.#interrupted.add(id);
       this.#worker.postMessage({ kind: REQUEST.STOP, ids: interrupted }); // for a run that waits in an await
       // The interrupt reaches the request Python works on now; those queued behind it start afterwards
       // and may take long in their turn without having ignored anything.
@@ -311,6 +316,8 @@ class Runtime {
       case EVENT.RESULT:
         this.#deepGraph = Boolean(data.deepGraph);
         this.#pending.delete(data.id);
+        // An interrupt Python has not taken by the time the interrupted requests are answered would stop the next one.
+        if (this.#interrupted.delete(data.id) && this.#interrupted.size === 0 && this.#interrupt) this.#interrupt[0] = 0;
         if (this.#status.state === "running") this.#setStatus({ state: "ready", message: "Python is ready" });
         request?.resolve(data);
         break;
@@ -345,6 +352,7 @@ class Runtime {
     this.#worker?.terminate();
     this.#worker = null;
     this.#interrupt = null;
+    this.#interrupted.clear();
     const kind = RESTART_ERRORS[reason] ?? ERROR.RESTARTED;
     this.#finishPending(kind === ERROR.CRASHED ? { kind, message, cause: fatal?.kind ?? ERROR.FATAL } : { kind, message });
     this.start();

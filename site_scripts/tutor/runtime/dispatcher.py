@@ -16,6 +16,8 @@ other requests the keeper only notes the modules imported meanwhile.
 Broken machinery: when the runtime itself raises, or a run fails and even an empty block then
 fails (`probe`: a block changed something the runtime relies on, such as `ast.parse`), the answer
 is the error `broken`, so the page can tell the reader that Python, not their code, needs a restart.
+A Stop whose interrupt arrives once the reader's code has ended (pressed just then, or twice) never ends
+the answer: the dispatcher's own work after the code is done again.
 `wait(seconds)` is the worker's blocking wait that time.sleep uses (guards.py).
 What it is not: the jobs themselves: running (runner.py), calling (page_calls.py), Stop
 (stopping.py), the guards (guards.py), the keeper (keeper.py) and the engine's installation
@@ -165,14 +167,22 @@ def dispatcher(send, wait=None):
             answering["id"] = None
         reader_ran = kind == "run" or (kind == "call" and request.get("page") is not None)
         if reader_ran or (kind == "call" and readers_engine["installed"]):
-            mended = mend_modules(reader_ran=reader_ran)
+            mended = despite_a_late_stop(mend_modules, reader_ran=reader_ran)
             if mended and kind == "run":
                 emit("output", id=identifier, stream="note", text=bracketed(mended))
         elif kind != "configure":
-            note_new_modules()
+            despite_a_late_stop(note_new_modules)
         if kind == "run" and not answer["ok"] and (answer.get("error") or {}).get("kind") == "exception":
             answer = await machinery_failed(identifier, answer)
-        return result(identifier, answer)
+        return despite_a_late_stop(result, identifier, answer)
+
+    def despite_a_late_stop(work, *args, **kwargs):
+        """`work(...)` of the dispatcher's own, done again when Stop's interrupt lands in it: pressed as the
+        reader's code ended (or twice), it has nothing left to stop, and must not end the answer."""
+        try:
+            return work(*args, **kwargs)
+        except KeyboardInterrupt:
+            return work(*args, **kwargs)
 
     def result(identifier, answer):
         try:

@@ -331,6 +331,21 @@ def test_only_the_stop_button_s_interrupt_is_a_stopped_error(worker, stop_button
     assert "Stop" not in "".join(event["text"] for event in worker.of(39, "output"))
 
 
+def test_a_stop_that_lands_after_the_reader_s_code_ended_never_ends_the_answer(monkeypatch):
+    interrupts = [stopping.StopPressed()]  # the Stop button's interrupt, pressed as the block ended (or twice)
+
+    def interrupted_once(namespaces):
+        if interrupts:
+            raise interrupts.pop()
+        return False
+
+    monkeypatch.setattr(guards, "holds_deep_graph", interrupted_once)  # the dispatcher's own work after the code
+    late = Worker()
+    result = run(late, 42, "print('ran')")
+    assert result["ok"] is True and interrupts == [], result
+    assert run(late, 43, "print('next')")["ok"] is True
+
+
 UNPRINTABLE = "class Unprintable(Exception):\n    def __str__(self):\n        raise ValueError('no text')\n"
 
 
