@@ -14,16 +14,23 @@
 // Python could not fix it. After each re-run block the page probes Python (runtime.probe): when a
 // re-run broke the lesson's own machinery (error broken), re-running stops there, the block
 // concerned names the block that broke it and offers "Restart Python without re-running blocks"
-// (restartPython(block, { replay: false })).
+// (restartPython(block, { replay: false })). A block whose last run was stopped, changed the lesson's
+// engine or, re-run, broke Python never runs first for a later block until its code changes: the later
+// block names it instead; and one that runs first again in a fresh Python is named too.
 // What it is not: a block's look (block.mjs) or Python (runtime.mjs runs the code).
 import { ERROR } from "../runtime/contract.mjs";
 import { endedByStop, runtime } from "../runtime/runtime.mjs";
+
+const ENGINE_CHANGED = "its last run changed what the lesson's engine and figures compute with";
 
 /** The runs of one page visit: the blocks that have run, and the queue of runs. */
 export class PageRuns {
   ran = new Set(); // blocks that ran in the current interpreter (they are not run again as predecessors)
   succeeded = new Map(); // block -> the code of its last run, when that run succeeded (replayed after a restart)
-  stoppedWith = new Map(); // block -> the code of its last run, when Stop ended that run
+  // block -> { code, why }: a block whose last run (with that code) was stopped, changed the lesson's engine or,
+  // re-run, broke Python: it never runs first for a later block until its code changes (a later block says so)
+  notRunFirst = new Map();
+  ranIn = new Map(); // block -> the runtime.interpreter its last run ran in
   interpreterRanIn = null; // the runtime.interpreter the blocks of `ran` ran in
   queue = Promise.resolve();
   stops = 0; // Stop presses so far: a queued request made before a Stop does not run
@@ -95,7 +102,8 @@ export class PageRuns {
       this.interpreterRanIn = runtime.interpreter;
     }
     const earlier = this.blocks.slice(0, this.blocks.indexOf(target)).filter((block) => this.needsRun(block));
-    const notRunFirst = this.stoppedBefore(target);
+    const notRunFirst = this.keptBack(target);
+    const again = earlier.filter((block) => this.ranIn.has(block) && this.ranIn.get(block) !== runtime.interpreter);
     for (const block of earlier) block.setState("queued");
     let interrupted = false;
     for (const block of [...earlier, target]) {
@@ -113,34 +121,41 @@ export class PageRuns {
       if (result.ok && !result.engineChanged) this.succeeded.set(block, code); // replaying it would break the engine again
       else this.succeeded.delete(block);
       const stopped = endedByStop(result.error) || this.stops !== stopsSoFar;
-      if (stopped) this.stoppedWith.set(block, code);
-      else this.stoppedWith.delete(block);
+      this.ranIn.set(block, runtime.interpreter);
+      if (stopped) this.notRunFirst.set(block, { code, why: "its last run was stopped" });
+      else if (result.engineChanged) this.notRunFirst.set(block, { code, why: ENGINE_CHANGED });
+      else this.notRunFirst.delete(block);
       const restarted = runtime.interpreter !== this.interpreterRanIn; // restore() follows
       if (!restarted) this.ran.add(block);
       if (this.chained) for (const later of this.blocks.slice(this.blocks.indexOf(block) + 1)) this.ran.delete(later);
       if (stopped || restarted) interrupted = true;
     }
-    if (notRunFirst.length > 0 && !interrupted) {
-      const one = notRunFirst.length === 1;
-      target.note(`${capitalized(blockNumbers(notRunFirst))} did not run first: ${one ? "its" : "their"} last run was `
-        + `stopped. Run ${one ? "it" : "them"} yourself if this block needs what ${one ? "it defines" : "they define"}.`);
+    if (interrupted) return;
+    if (again.length > 0) {
+      const one = again.length === 1;
+      target.note(`Python was restarted since ${blockNumbers(again)} last ran: re-ran ${one ? "it" : "them"} first, `
+        + `for what ${one ? "it defines" : "they define"}.`);
+    }
+    for (const block of notRunFirst) {
+      target.note(`${capitalized(blockNumbers([block]))} did not run first: ${this.notRunFirst.get(block).why}. `
+        + "Run it again, or press its Reset, if this block needs what it defines.");
     }
   }
 
-  /** An earlier block runs before a later one unless it ran already. A block whose last run was stopped
-   *  never runs first (its loop is not repeated, whatever restarts came since) until the reader changes
-   *  its code: then it runs again first. */
+  /** An earlier block runs before a later one unless it ran already. A block of `notRunFirst` (stopped,
+   *  changed the engine, broke Python) never runs first, whatever restarts came since, until the reader
+   *  changes its code: then it runs again first. */
   needsRun(block) {
-    if (this.stoppedWith.has(block)) return this.stoppedWith.get(block) !== block.code();
+    if (this.notRunFirst.has(block)) return this.notRunFirst.get(block).code !== block.code();
     if (this.chained && this.succeeded.get(block) !== block.code()) return true; // changed, or failed, since it ran
     return !this.ran.has(block);
   }
 
-  /** The earlier blocks `target` may need that do not run first because their last run was stopped and
-   *  whose definitions this Python lacks. */
-  stoppedBefore(target) {
-    return this.blocks.slice(0, this.blocks.indexOf(target))
-      .filter((block) => this.stoppedWith.get(block) === block.code() && !this.ran.has(block));
+  /** The earlier blocks `target` may need that do not run first (notRunFirst) and whose definitions this
+   *  Python lacks: their last run was in another interpreter. */
+  keptBack(target) {
+    return this.blocks.slice(0, this.blocks.indexOf(target)).filter((block) =>
+      this.notRunFirst.get(block)?.code === block.code() && this.ranIn.get(block) !== runtime.interpreter);
   }
 
   /** Python was replaced by a fresh interpreter: queue the restoring of this page's definitions. */
@@ -180,7 +195,7 @@ export class PageRuns {
       this.breaker = null;
       reporter?.note("No block was re-run: what the blocks had defined is gone."
         + (breaker ? ` ${capitalized(blockNumbers([breaker]))} broke Python when it was re-run: change it or press `
-          + "its Reset before you run it, or a block after it (which runs it first)." : ""));
+          + "its Reset before you run it again (until then, no later block runs it first)." : ""));
       return;
     }
     const replayed = this.blocks.filter((block) => this.succeeded.has(block));
@@ -196,13 +211,16 @@ export class PageRuns {
     const failed = [];
     let broke = null; // { block, error }: the re-run after which even an empty block failed
     let fresh = true;
+    const replayedCode = new Map();
     for (const block of replayed) {
       const code = block.code();
+      replayedCode.set(block, code);
       const result = await runtime.run({ page: this.key, code, fresh, filename: block.filename,
                                          label: `${block.about} (re-run to restore your definitions)` });
       fresh = false;
       if (runtime.interpreter !== this.interpreterRanIn || this.stops !== stopsBefore) break;
       notReplayed.delete(block);
+      this.ranIn.set(block, runtime.interpreter);
       if (result.ok && !result.engineChanged) {
         this.ran.add(block);
         this.succeeded.set(block, code);
@@ -226,6 +244,7 @@ export class PageRuns {
     }
     if (broke) {
       this.breaker = broke.block;
+      this.notRunFirst.set(broke.block, { code: replayedCode.get(broke.block), why: "its re-run broke the page's Python" });
       const rest = replayed.slice(replayed.indexOf(broke.block) + 1);
       reporter?.endRestoring();
       reporter?.offerPlainRestart(`Re-running ${blockNumbers([broke.block])} broke the page's Python: after it, even `
