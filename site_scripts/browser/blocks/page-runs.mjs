@@ -30,7 +30,7 @@ export class PageRuns {
   // block -> { code, why }: a block whose last run (with that code) was stopped, changed the lesson's engine or,
   // re-run, broke Python: it never runs first for a later block until its code changes (a later block says so)
   notRunFirst = new Map();
-  ranIn = new Map(); // block -> the runtime.interpreter its last run ran in
+  ranIn = new Map(); // block -> { interpreter, code }: the runtime.interpreter its last run ran in, and its code
   interpreterRanIn = null; // the runtime.interpreter the blocks of `ran` ran in
   queue = Promise.resolve();
   stops = 0; // Stop presses so far: a queued request made before a Stop does not run
@@ -103,7 +103,10 @@ export class PageRuns {
     }
     const earlier = this.blocks.slice(0, this.blocks.indexOf(target)).filter((block) => this.needsRun(block));
     const notRunFirst = this.keptBack(target);
-    const again = earlier.filter((block) => this.ranIn.has(block) && this.ranIn.get(block) !== runtime.interpreter);
+    const again = earlier.filter((block) => { // the same code again, in a fresh Python
+      const last = this.ranIn.get(block);
+      return last !== undefined && last.interpreter !== runtime.interpreter && last.code === block.code();
+    });
     for (const block of earlier) block.setState("queued");
     let interrupted = false;
     for (const block of [...earlier, target]) {
@@ -121,7 +124,7 @@ export class PageRuns {
       if (result.ok && !result.engineChanged) this.succeeded.set(block, code); // replaying it would break the engine again
       else this.succeeded.delete(block);
       const stopped = endedByStop(result.error) || this.stops !== stopsSoFar;
-      this.ranIn.set(block, runtime.interpreter);
+      this.ranIn.set(block, { interpreter: runtime.interpreter, code });
       if (stopped) this.notRunFirst.set(block, { code, why: "its last run was stopped" });
       else if (result.engineChanged) this.notRunFirst.set(block, { code, why: ENGINE_CHANGED });
       else this.notRunFirst.delete(block);
@@ -155,7 +158,7 @@ export class PageRuns {
    *  Python lacks: their last run was in another interpreter. */
   keptBack(target) {
     return this.blocks.slice(0, this.blocks.indexOf(target)).filter((block) =>
-      this.notRunFirst.get(block)?.code === block.code() && this.ranIn.get(block) !== runtime.interpreter);
+      this.notRunFirst.get(block)?.code === block.code() && this.ranIn.get(block)?.interpreter !== runtime.interpreter);
   }
 
   /** Python was replaced by a fresh interpreter: queue the restoring of this page's definitions. */
@@ -220,7 +223,7 @@ export class PageRuns {
       fresh = false;
       if (runtime.interpreter !== this.interpreterRanIn || this.stops !== stopsBefore) break;
       notReplayed.delete(block);
-      this.ranIn.set(block, runtime.interpreter);
+      this.ranIn.set(block, { interpreter: runtime.interpreter, code });
       if (result.ok && !result.engineChanged) {
         this.ran.add(block);
         this.succeeded.set(block, code);
