@@ -17,7 +17,8 @@ afresh, so what they re-run is theirs alone. A block that replaces the lesson's 
 (`tutor.runtime.output.Output = None`) breaks nothing: the next runs and the figures work, and a
 restart re-runs what the blocks hold then (after Reset, the lesson's code). A block that breaks what
 the runtime relies on elsewhere (`ast.parse = None`) is named when a restart re-runs it, and the page
-offers a restart that re-runs no block.
+offers a restart that re-runs no block. A double-clicked Stop stops once, and a block whose last run was
+stopped or changed the engine never runs first for a later block, which names it instead.
 
 What it is not: the ordinary run/edit/reset behaviour (test_blocks.py), saved edits
 (test_saved_edits.py), or speed: no assertion here measures time. A bound such as "ends within

@@ -9,7 +9,8 @@ replaces the runtime's names cannot break the next request (the keeper puts them
 a lesson module a block imported and changed is imported afresh, a block that clears sys.modules breaks
 no other block, and a block that breaks what the
 runtime relies on elsewhere makes the probe and the next run answer `broken`; whose fault an error is (a
-reader's error whose own code fails while shown stays theirs, only Stop's interrupt is "stopped"); what a
+reader's error whose own code fails while shown stays theirs, only Stop's interrupt is "stopped", and one that
+lands after the reader's code ended never ends the answer); what a
 block leaves behind is said and ended or named (its asyncio tasks cancelled, a figure names the block that
 changed what it computes with, a later error the block that hid a built-in); and the JavaScript copy of the kinds
 (site_scripts/browser/runtime/contract.mjs) is the one contract_js.py writes from contract.py, which
