@@ -29,6 +29,8 @@ guards' (guards.py).
 import sys
 import types
 
+from .guards import ENGINE
+
 LESSON_PACKAGE = "tutor"
 
 
@@ -51,10 +53,12 @@ def keeper():
 
     def note_python_modules(every_one):
         """Note the modules that are not the lesson's: every one before any reader's code ran, then the
-        standard library's a request imported (never a reader's own module, which they may drop on purpose)."""
+        standard library's and the engine a request imported (never a reader's own module, which they may drop
+        on purpose)."""
         for name, module in list(modules.items()):
             if (isinstance(module, module_type) and not is_lesson_module(name) and name not in python_modules
-                    and (every_one or (isinstance(name, str) and name.partition(".")[0] in standard_library))):
+                    and (every_one or name == ENGINE
+                         or (isinstance(name, str) and name.partition(".")[0] in standard_library))):
                 python_modules[name] = module
 
     def note():

@@ -468,13 +468,18 @@ def test_a_block_that_replaces_the_runtime_s_names_cannot_break_the_next_request
     assert run(worker, 27, "raise ValueError('mine')")["error"]["type"] == "ValueError"  # tracebacks work again
 
 
-def test_a_block_that_clears_sys_modules_breaks_no_other_block_or_figure(worker):
+def test_a_block_that_clears_sys_modules_breaks_no_other_block_or_figure():
     saved = dict(sys.modules)
+    engine = sys.modules.pop("tinygrad")
+    worker = Worker()  # a Python that booted before anything imported the engine
+    sys.modules["tinygrad"] = engine  # as a figure's first call imports it
+    worker.send({"kind": "probe", "id": 38})
     try:
         assert run(worker, 39, "import sys\nsys.modules.clear()")["ok"] is True
         note = "".join(event["text"] for event in worker.of(39, "output") if event["stream"] == "note")
         assert note.startswith("[This block removed modules Python and the page need from sys.modules (sys, ")
         assert "they are put back, so the page keeps working." in note
+        assert sys.modules["tinygrad"] is engine  # not made anew by the next import, unlike what the figures hold
         other = run(worker, 40, "import sys, tinygrad\nprint(tinygrad.Value(2) * 3, bool(sys.warnoptions) in (0, 1))",
                     page="another-chapter")
         assert other["ok"] is True, other
