@@ -69,13 +69,13 @@ def keeper():
         note_python_modules(every_one=True)
 
     def mend_python_modules():
-        """Put back in sys.modules the modules a block removed (sys.modules.clear()) or replaced by something
-        that is no module; and a built-in module made anew, which lacks its state (a new `sys` has no
-        sys.warnoptions). A standard module the reader imported afresh on purpose is theirs to keep."""
+        """Put back in sys.modules the modules a block removed (sys.modules.clear()), and a built-in module
+        made anew, which lacks its state (a new `sys` has no sys.warnoptions). A module the reader replaced
+        (`sys.modules['tinygrad'] = None`: the guards name that) or imported afresh is theirs to keep."""
         removed = []
         for name, module in python_modules.items():
             now = modules.get(name, missing)
-            if now is not module and (now is missing or not isinstance(now, module_type) or name in built_in):
+            if now is not module and (now is missing or (name in built_in and isinstance(now, module_type))):
                 modules[name] = module
                 removed.append(name)
         return removed
