@@ -10,7 +10,8 @@ since: a name of a lesson module that a block replaced or deleted (`import tutor
 o; o.Output = None`), a name a block added to one (which would hide a built-in the module uses), and
 the module itself in sys.modules when a block replaced or removed it. It also puts back in sys.modules
 the modules that are not the lesson's (Python's own, the standard library's, the page's, the engine)
-when a block removed them (`sys.modules.clear()`). It answers what it put back, in words, for a note in the block's output ("" when nothing changed). A lesson module imported since
+when a block removed them (`sys.modules.clear()`). It answers what it put back, in words, for a note
+in the block's output ("" when nothing changed). A lesson module imported since
 note() is taken down as it is when the request only ran the lesson's own code (a figure's call
 imported its model), and forgotten when the request ran a block or checks given the page's
 namespace (`reader_ran`), whose code may have changed it already: the next import makes it afresh. `note_new()`, after a request that ran only the lesson's
