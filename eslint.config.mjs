@@ -1,12 +1,12 @@
 // eslint.config.mjs: ESLint's settings for the project's JavaScript (tests/repository/test_linters.py runs it).
 // What it is: ESLint's recommended rules, with the globals of where each file runs: the page, a worker,
 // the service worker, or Node (the build's hooks and the tests' drivers).
-// What it is not: a formatter, nor a check of vendored or built code (node_modules/, site/, build/).
+// What it is not: a formatter, nor a check of vendored or built code (node_modules/, .venv/, site/, build/).
 import js from "@eslint/js";
 import globals from "globals";
 
 export default [
-  { ignores: ["node_modules/", "site/", "build/"] },
+  { ignores: ["node_modules/", ".venv/", "site/", "build/"] },
   js.configs.recommended,
   { rules: { "no-unused-vars": ["error", { argsIgnorePattern: "^_" }] } },  // _key: a parameter for subclasses
   { files: ["site_scripts/browser/**", "site_scripts/tutor/**", "tests/benchmarks/bare/**"],

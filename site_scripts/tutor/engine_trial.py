@@ -37,13 +37,26 @@ import io
 import json
 import pkgutil
 import sys
+import time
 import traceback
 
 ENGINE_MODULE = "tinygrad"
 # What the trial is trying now, in words ("the figure "Fitting a line", its control step()"): what a
 # check stopped in the middle (Stop the check, or its time limit) says it was doing.
 trying = "nothing yet"
-CHANGING = ("trying",)  # this module's own state: the keeper (tutor.runtime.keeper) leaves it alone
+# When the trial's time is up, in Python's own work (time.process_time(), which a busy computer does not
+# inflate as it does the time on the clock): checked between the things it tries. None: no limit.
+deadline = None
+CHANGING = ("trying", "deadline")  # this module's own state: the keeper (tutor.runtime.keeper) leaves it alone
+
+
+class OutOfTime(Exception):
+    """The trial used up its time (`deadline`) before it tried everything."""
+
+
+def check_time():
+    if deadline is not None and time.process_time() > deadline:
+        raise OutOfTime(trying)
 FIGURES, EXERCISES = "tutor.figures", "tutor.exercises"
 # What the picture of show() is tried on: the lesson's first loss, L = (w·x + b − y)².
 SHOWN_BLOCK = ("from tinygrad import Value\nw, x, b, y = Value(1), Value(2), Value(0), Value(5)\n"
@@ -65,19 +78,21 @@ CONTROL_ARGUMENTS = {"parameters": 40, "learning_rate": 0.1, "count": 1, "loss_k
                      "box": open_box}
 
 
-def first_failure(candidate, uses_engine):
+def first_failure(candidate, uses_engine, until=None):
     """What the lesson cannot do with the module `candidate` as its engine, in words ("" if nothing).
     `uses_engine(name)` tells the lesson modules that may hold the engine (engine_edit.holds_engine):
-    they are imported afresh for the trial and put back afterwards."""
+    they are imported afresh for the trial and put back afterwards. OutOfTime when Python's own work
+    (time.process_time()) passes `until` before the trial is done."""
     kept = {name: module for name, module in sys.modules.items() if name == ENGINE_MODULE or uses_engine(name)}
     for name in kept:
         del sys.modules[name]
     sys.modules[ENGINE_MODULE] = candidate
-    global trying
-    trying = "nothing yet"
+    global trying, deadline
+    trying, deadline = "nothing yet", until
     try:
         return figures_failure(candidate) or show_failure(candidate) or exercises_failure(candidate)
     finally:
+        deadline = None
         for name in [name for name in sys.modules if name == ENGINE_MODULE or uses_engine(name)]:
             del sys.modules[name]
         sys.modules.update(kept)
@@ -98,9 +113,10 @@ def figures_failure(candidate=None):
             for function in calls(model):
                 if function != "initial":
                     trying = f'the figure "{title}", its control {function}()'
+                check_time()
                 state = called(model, function, state)
                 json.dumps(state, allow_nan=False)
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, OutOfTime):
             raise
         except BaseException as error:  # noqa: BLE001 - whatever stops the figure stops it for the reader
             if function == "initial":
@@ -137,7 +153,7 @@ def show_failure(candidate=None):
         exec(compile(SHOWN_BLOCK, "<show() tried on your engine>", "exec"), namespace)  # noqa: S102 - the lesson's own block
         picture = importlib.import_module(f"{FIGURES}.expression_graph").picture(namespace["loss"], namespace)
         json.dumps(picture, allow_nan=False)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, OutOfTime):
         raise
     except BaseException as error:  # noqa: BLE001
         return ("show() cannot draw the graph of a loss made with it, L = (w * x + b - y) ** 2:\n"
@@ -150,9 +166,10 @@ def exercises_failure(candidate):
     package = importlib.import_module(EXERCISES)
     for module in pkgutil.iter_modules(package.__path__):
         trying = f"the checks of the exercise {module.name}"
+        check_time()
         try:
             exercise = importlib.import_module(f"{EXERCISES}.{module.name}")
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, OutOfTime):
             raise
         except BaseException as error:  # noqa: BLE001
             return (f"the checks of the exercise {module.name} cannot start with it:\n"
@@ -181,7 +198,7 @@ def solution_failure(name, exercise, solution, candidate):
     try:
         with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
             exec(compile(shortened(solution), f"<the solution of {name}>", "exec"), namespace)  # noqa: S102 - the lesson's own solution
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, OutOfTime):
         raise
     except BaseException as error:  # noqa: BLE001
         return f"the solution of the exercise {name} fails with it:\n{described(error, candidate)}"
@@ -189,7 +206,7 @@ def solution_failure(name, exercise, solution, candidate):
     try:
         with exercise_errors_raised():
             exercise.check(namespace)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, OutOfTime):
         raise
     except BaseException as error:  # noqa: BLE001
         return f"the checks of the exercise {name} cannot judge its solution with it:\n{described(error, candidate)}"

@@ -83,7 +83,7 @@ LINK_RATE, LINK_LATENCY = 5_000_000, 0.040  # measure_link: 40 Mbit/s shared by 
 GITHUB_PAGES_MAX_AGE = 600         # seconds: the Cache-Control GitHub Pages sends
 # At 1280 x 720 (Playwright's window), the first block or figure of BELOW_THE_FOLD is beyond start-early.js's
 # margin (no Python at load); that of BLOCK_CHAPTER is near the view (Python starts at load).
-BELOW_THE_FOLD = "backpropagation/"
+BELOW_THE_FOLD = "loss-and-gradient/"
 SETTLE_AFTER_CONTROL_MS = 1500     # a reload for isolation would be asked for as the service worker takes control
 
 TARGETS = {  # row key -> [(target text, test on the row), ...]; no test: the row is only reported

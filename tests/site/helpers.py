@@ -406,19 +406,6 @@ def press_check(panel):
     return results.text_content()
 
 
-def record_lesson_errors(page):
-    """A list that fills with the stack of every uncaught error the lesson's own scripts (assets/lesson) throw
-    in `page` (Material's own scripts do not expect refused storage; the lesson's must)."""
-    lesson_errors = []
-
-    def record_lesson_error(error):
-        if "assets/lesson" in (error.stack or ""):
-            lesson_errors.append(error.stack)
-
-    page.on("pageerror", record_lesson_error)
-    return lesson_errors
-
-
 # ---- Figures (and the graphs show() draws, which are figures too) -----------------------------
 
 def settled(figure):

@@ -111,6 +111,8 @@ def test_an_edited_engine_runs_in_blocks_and_figures_on_every_page_until_restore
 
     type_engine(page, editor, FORGETFUL_BACKWARD)
     assert apply_engine(editor).startswith("Applied")
+    # Applied, as the experiment wants, but the reader is told that its gradients are not the derivatives.
+    expect(editor.get_by_role("alert")).to_contain_text("Your engine's gradients differ from a numerical estimate: for f = ")
     expect(banner).to_be_visible()
     expect(banner).to_contain_text("runs your edited engine")
 
@@ -181,14 +183,15 @@ def test_an_engine_that_never_finishes_importing_is_stopped_and_python_still_wor
     assert output.startswith("a.grad = 7.0")
 
 
-def test_a_check_stopped_in_an_endless_backward_names_the_figure_it_tried(page, isolated_url, clean_run):
+def test_a_check_stopped_in_an_endless_backward_names_what_it_tried(page, isolated_url, clean_run):
     # On an isolated page the check's time limit interrupts Python, which says where it was stopped.
     editor = open_engine_editor(page, isolated_url)
     type_engine(page, editor, ENDLESS_BACKWARD)
     editor.get_by_role("button", name="Use this engine", exact=True).click()
-    expect(editor.get_by_role("alert")).to_contain_text("The check was stopped while it tried the figure",
-                                                        timeout=PYTHON_TIMEOUT_MS)
-    expect(editor.get_by_role("alert")).to_contain_text("a loop of backward() that never ends")
+    expect(editor.get_by_role("alert")).to_contain_text(
+        "The check was stopped while it tried Value(3, [(leaf, 1.5)]).backward() with your engine, after",
+        timeout=PYTHON_TIMEOUT_MS)
+    expect(editor.get_by_role("alert")).to_contain_text("a loop that never ends (at the top level, or in backward())")
     expect(page.get_by_role("region", name="Edited engine")).to_be_hidden()
     output = run_block(block_titled(page, EXPERIMENT))  # the same Python, interrupted, runs on
     assert output.startswith("a.grad = 7.0")
@@ -300,6 +303,7 @@ def test_a_micrograd_style_engine_is_refused_naming_what_it_lacks(page, site_url
     assert apply_engine(editor).startswith("Not applied")
     problem = editor.get_by_role("alert")
     expect(problem).to_contain_text("Your engine does not define Value.wrap, Value.edges, which the lesson's")
+    expect(problem).to_contain_text("the pairs (parent, local derivative) v was computed from")
     expect(page.get_by_role("region", name="Edited engine")).to_be_hidden()
 
 

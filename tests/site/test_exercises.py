@@ -21,8 +21,8 @@ import re
 
 from playwright.sync_api import expect
 
-from helpers import (PYTHON_TIMEOUT_MS, REFUSED_STORAGE, REPO, block_titled, editor_text, open_lesson, record_lesson_errors,
-                     set_code, wait_blocks_mounted)
+from helpers import (PYTHON_TIMEOUT_MS, REFUSED_STORAGE, REPO, block_titled, editor_text, open_lesson, set_code,
+                     wait_blocks_mounted)
 from helpers import press_check as check  # Check under an exercise, and its results
 from tutor.exercises import cube_by_hand, relu
 from test_accessibility import AXE_SOURCE
@@ -178,8 +178,7 @@ def test_code_that_never_ends_is_stopped_not_failed_and_reset_clears_the_old_res
     assert page_errors == []
 
 
-def test_a_browser_that_refuses_storage_still_checks(page, site_url):
-    lesson_errors = record_lesson_errors(page)
+def test_a_browser_that_refuses_storage_still_checks(page, site_url, page_errors):
     page.add_init_script(REFUSED_STORAGE)
     title = "Exercise: a faster fit"
     open_lesson(page, site_url, "training/")
@@ -189,7 +188,7 @@ def test_a_browser_that_refuses_storage_still_checks(page, site_url):
     assert "With fast_rate = 0.05 the loss after 50 steps is 1.95e-03" in shown
     expect(panel.locator(".exercise__state")).to_have_text(
         "Not solved yet (this browser cannot save your progress)")
-    assert lesson_errors == []
+    assert page_errors == []
 
 
 

@@ -171,7 +171,7 @@ def test_mystery_curve_shows_local_value_and_slope_then_the_whole_curve(page, si
     curve = settled(figure).locator(".figure__curve")
     expect(curve).to_have_count(1)
     assert curve.get_attribute("d").count("L") >= 100
-    assert readout(figure, "f'(x) from backward()") == model.view(-2, revealed=False)["slope_text"]
+    assert readout(figure, "f'(x) from backward()") == model.new_state(-2, revealed=False)["slope_text"]
 
 
 def test_a_figure_names_the_block_that_replaced_what_it_computes_with_instead_of_drawing(page, site_url, built_site,

@@ -281,7 +281,7 @@ def test_host_that_sends_isolation_headers_gets_no_reload(page, built_site):
 # window, so no Python starts at load; NEAR_THE_VIEW's is near it, so Python starts at once. The test
 # checks both premises.
 FIRST_VISIT_WINDOW = {"width": 1280, "height": 720}
-BELOW_THE_FOLD, NEAR_THE_VIEW = "backpropagation/", "checking/"
+BELOW_THE_FOLD, NEAR_THE_VIEW = "loss-and-gradient/", "checking/"
 WORKER_CREATED_AT_LOAD = "() => performance.getEntriesByName('lesson-python-worker').length > 0"  # start-early.js's mark
 
 

@@ -6,6 +6,8 @@ What it is: Chromium tests with service workers allowed:
   - once a block ran, it counts the copy up ("Saving the lesson for offline use… N%") and then says
     "Saved for offline use", and a later page load says so at once;
   - a copy that fails says so last: downloads still running never overwrite the failure (issue #39);
+  - site data cleared while a page is open: once the reader opens the next chapter (instant navigation)
+    or comes back to the tab, the footer no longer says "Saved for offline use" (issue #39);
   - offline, a show() graph whose module is not saved yet says so in plain words (no failed fetch);
   - the offline copy's list holds every ES module a page or show() may load (the lesson's browser
     scripts and every figure view, shown-graph.mjs included).
@@ -125,6 +127,34 @@ def test_a_copy_that_fails_is_the_last_word_in_the_footer(page, site_url):
     seen = statuses_seen(page)
     assert STOPPED.match(seen[-1]), seen
     expect(status_line(page)).to_have_text(STOPPED)
+
+
+# What clearing the site's data does to an open page: the offline copy's caches and the service worker go.
+CLEAR_SITE_DATA = """async () => {
+  for (const name of await caches.keys()) await caches.delete(name);
+  for (const registration of await navigator.serviceWorker.getRegistrations()) await registration.unregister();
+}"""
+
+
+# How the reader comes back to the lesson after clearing its data elsewhere (the browser's settings).
+COMING_BACK = {
+    "next chapter": lambda page: page.locator("footer").get_by_role("link", name=re.compile(r"^Next")).click(),
+    # Headless Chromium never hides a tab: the event the browser sends when the tab is shown again.
+    "back to the tab": lambda page: page.evaluate("document.dispatchEvent(new Event('visibilitychange'))"),
+}
+
+
+@pytest.mark.parametrize("coming_back", COMING_BACK)
+def test_site_data_cleared_while_a_page_is_open_is_not_called_saved(page, site_url, coming_back):
+    open_lesson(page, site_url, "checking/")
+    first = block(page, 1)
+    set_code(first, "print('hello')")
+    assert run_block(first) == "hello\n"
+    expect(status_line(page)).to_have_text(SAVED, timeout=PYTHON_TIMEOUT_MS)
+
+    page.evaluate(CLEAR_SITE_DATA)
+    COMING_BACK[coming_back](page)
+    expect(status_line(page)).to_contain_text(NOT_SAVED)
 
 
 def test_offline_a_graph_module_not_saved_yet_gets_a_plain_message(page, site_url, page_errors):

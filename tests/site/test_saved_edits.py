@@ -6,7 +6,9 @@ and forgets the edit, a saved edit made for an older version of the lesson is sh
 and the original to compare, "Clear my saved edits" asks first, says what it clears, offers "Download my
 work", clears only this page's edits unless the reader ticks more, and Cancel keeps everything; a browser that refuses
 storage (full, or turned off) still runs every block, and when two tabs edit the same block, each says
-so before it overwrites the other's saved edit and the reader chooses which version stays.
+so before it overwrites the other's saved edit and the reader chooses which version stays; nearly full
+storage never keeps a cut-off edit: select all, delete, then a paste too large to save keeps the edit
+from before (issue #39).
 
 What it is not: the running of blocks (test_blocks.py) or hostile code (test_robustness.py). The
 changed-lesson case is simulated by writing a saved edit with another fingerprint of the original.
@@ -16,8 +18,8 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from helpers import (REFUSED_STORAGE, block, editor_text, open_lesson, open_editor, output_text, press, record_lesson_errors,
-                     run_block, set_code, wait_blocks_mounted)
+from helpers import (REFUSED_STORAGE, block, editor_text, open_lesson, open_editor, output_text, press, run_block,
+                     set_code, wait_blocks_mounted)
 from test_accessibility import serious_violations
 
 SAVED_EDIT_PREFIX = "lesson-edit:"
@@ -225,9 +227,35 @@ def test_clear_my_saved_edits_asks_first_and_leaves_other_pages_and_other_work(p
     assert page_errors == []
 
 
+# An init script: storage nearly full, refusing any item longer than 2,000 characters, as a quota would.
+NEARLY_FULL = """
+const setItem = Storage.prototype.setItem;
+Storage.prototype.setItem = function (key, value) {
+  if (String(key).length + String(value).length > 2000) throw new DOMException('full', 'QuotaExceededError');
+  return setItem.call(this, key, value);
+};
+"""
+
+
+def test_nearly_full_storage_keeps_the_last_whole_edit_not_a_cut_off_one(page, site_url, lesson_path, page_errors):
+    page.add_init_script(NEARLY_FULL)
+    open_lesson(page, site_url, lesson_path)
+    too_long = "# pasted, too long to save\n" + "x = 1\n" * 500
+    first, second = block(page, 1), block(page, 2)
+    kept = "# my own version\nprint('mine')"
+    set_code(first, kept)
+    set_code(first, too_long)  # select all, delete, paste
+    assert "cannot be saved" in page.get_by_role("status").filter(has_text="saved").text_content()
+    set_code(second, too_long)  # a block not edited before: the lesson's code, not an empty block
+
+    reload_lesson(page)
+    assert editor_text(block(page, 1)) == kept
+    assert editor_text(block(page, 2)) == original_code(block(page, 2))
+    assert page_errors == []
+
+
 @pytest.mark.parametrize("failure", STORAGE_FAILURES, ids=lambda failure: failure.replace(" ", "-"))
-def test_storage_that_fails_does_not_break_the_page(page, site_url, lesson_path, failure):
-    lesson_errors = record_lesson_errors(page)
+def test_storage_that_fails_does_not_break_the_page(page, site_url, lesson_path, failure, page_errors):
     page.add_init_script(STORAGE_FAILURES[failure])
     open_lesson(page, site_url, lesson_path)
     first = block(page, 1)
@@ -240,4 +268,4 @@ def test_storage_that_fails_does_not_break_the_page(page, site_url, lesson_path,
     set_code(first, "print('edited again')")
     expect(clear_saved_edits(page)).to_have_text("Cleared your edits of 1 block on this page.")
     assert editor_text(first) == original_code(first) and output_text(first) == ""
-    assert lesson_errors == []
+    assert page_errors == []  # Material's scripts too (theme/material-storage.js)

@@ -147,7 +147,10 @@ def test_typing_over_a_selection_of_several_lines_breaks_no_policy(watched, site
         page.keyboard.press(key) if len(key) > 1 else page.keyboard.type(key)
     page.wait_for_timeout(300)
     code = target.evaluate("element => element.runnableCode()")
-    assert code == {"x": "x", "Enter": "\n", "y": before + "\ny"}[keys[-1]]
+    if keys[-1] == "y":  # a new last line (which the editor indents when the block ends inside a loop)
+        assert code.startswith(before + "\n") and code[len(before) + 1:].strip() == "y", code
+    else:
+        assert code == {"x": "x", "Enter": "\n"}[keys[-1]]
     assert violations(page) == [] and console == []
 
 

@@ -17,6 +17,7 @@ from playwright.sync_api import expect
 from helpers import REPO, open_boxes_around, open_lesson, settled
 from lesson_pages import LEARNER_PAGES
 from prediction_answers import answered
+from test_saved_edits import clear_saved_edits
 
 PREDICTIONS = answered(REPO / "docs")
 LABEL = "Output of the lesson's code"
@@ -109,7 +110,7 @@ def test_an_answer_checked_unfolds_the_output_and_clearing_folds_it_again(page, 
     assert f"{prediction['answer']:g}" in output.inner_text()
     page.reload()                                                                # answered on an earlier visit
     expect(page.get_by_role("group", name=LABEL, exact=True).locator(".runnable__output")).to_be_visible()
-    page.get_by_role("button", name="Clear my saved edits").click()
+    clear_saved_edits(page, "your answers to 1 prediction")                     # the answers, ticked
     expect(page.get_by_role("group", name=LABEL, exact=True).locator(".runnable__output")).to_be_hidden()
 
 

@@ -5,7 +5,10 @@ engine (it asks for what the blocks use by name, names what is missing, such as 
 tries the figures, show() and the exercises' checks on the candidate), and the install step the
 browser's worker runs at boot. Besides edits of the lesson's engine it tries engines written in
 other_engines.py: a reader's engine in another style, which passes and then runs every figure,
-show() and an exercise check; a micrograd-style engine (no `edges`), which is refused; and mutations
+show() and an exercise check; a micrograd-style engine (no `edges`), which is refused; micrograd as a
+reader brings it, round by round, each refusal saying what the site expects and the engine's line;
+engines whose gradients differ from central differences (applied with a note naming the difference);
+a Value that is a float, a raising __del__ and operators through __getattr__; and mutations
 of the lesson's engine (Neuron renamed, the MLP's layers renamed, micrograd's Layer class, a
 recursive order, edges as lists), each with its fixed verdict (VERDICTS): accepted and then keeping
 every figure (each control of it twice over), show() and every exercise's check working, or refused
@@ -33,7 +36,7 @@ from pathlib import Path
 
 import pytest
 
-from other_engines import MICROGRAD_STYLE, MUTATED, READERS_ENGINE
+from other_engines import MICROGRAD_ROUNDS, MICROGRAD_STYLE, MUTATED, READERS_ENGINE, changed
 from tutor import engine_edit
 from tutor.runtime import page_calls
 from site_scripts.hooks import vendor
@@ -74,7 +77,7 @@ def test_exit_at_import_is_refused_not_obeyed():
 def test_a_check_stopped_at_import_says_so():
     # Stop the check (or its time limit) raises KeyboardInterrupt wherever Python is: here, at the import.
     problem = engine_edit.problems(ORIGINAL + "\nraise KeyboardInterrupt\n")
-    assert problem.startswith("The check was stopped while Python imported your engine")
+    assert problem.startswith("The check was stopped while it tried to import your engine, after ")
 
 
 def test_a_check_stopped_in_the_engines_backward_names_what_it_tried():
@@ -82,8 +85,9 @@ def test_a_check_stopped_in_the_engines_backward_names_what_it_tried():
     endless = ORIGINAL.replace("    def backward(self):\n", "    def backward(self):\n        raise KeyboardInterrupt\n", 1)
     assert endless != ORIGINAL
     problem = engine_edit.problems(endless)
-    assert re.match(r'The check was stopped while it tried the figure "[^"]+"', problem), problem
-    assert "importing" not in problem and "imported" not in problem
+    assert problem.startswith("The check was stopped while it tried Value(3, [(leaf, 1.5)]).backward() with your "
+                              "engine, after "), problem
+    assert "import" not in problem
     assert engine_edit.problems(ORIGINAL) == ""  # the engine in use and the figures are put back
 
 
@@ -144,7 +148,8 @@ def test_the_page_gets_the_verdict_through_the_one_call_for_any_text():
     text = ORIGINAL.replace('"""A number that records', '"""Ein Wert — ünïcode, ‘quoted’ \\\\ that records', 1)
     assert text != ORIGINAL
     answer = page_calls.call("tutor.engine_edit", "check", {"source": text})
-    assert answer == {"ok": True, "value": {"ok": True, "problem": ""}, "error": None, "printed": "", "printedLines": 0}
+    assert answer == {"ok": True, "value": {"ok": True, "problem": "", "note": ""}, "error": None, "printed": "",
+                      "printedLines": 0}
     broken = page_calls.call("tutor.engine_edit", "check", {"source": "def ("})
     assert broken["ok"] is True and broken["value"]["ok"] is False
     assert "syntax error" in broken["value"]["problem"]
@@ -386,7 +391,7 @@ def test_the_check_accepts_or_refuses_each_other_engine_as_expected(name):
     if VERDICTS[name] == ACCEPTED:
         assert problem == ""
     else:
-        assert problem.startswith("Your engine defines what the code blocks use, but ")
+        assert problem.startswith("Your engine defines the names the lesson uses, but ")
         for phrase in VERDICTS[name]:
             assert phrase in problem, problem
 
@@ -526,3 +531,146 @@ def test_an_edited_engine_installed_at_configure_is_not_taken_for_a_block_s_chan
     result = send({"kind": "run", "id": 2, "page": "p", "code": "import tinygrad\nprint(tinygrad.EDITED)",
                    "filename": "<block 1>", "fresh": True})
     assert result["ok"] is True and "".join(printed) == "mine\n"
+
+
+# ---- A reader who learned from micrograd: each refusal says what the site expects ----------------
+
+def line_of(text, snippet, last=False):
+    """"line N of your engine: `snippet`", N the one line of `text` that is `snippet` (stripped), or the last."""
+    numbers = [number for number, line in enumerate(text.splitlines(), start=1) if line.strip() == snippet]
+    assert last or len(numbers) == 1, (snippet, numbers)
+    number = numbers[-1]
+    return f"line {number} of your engine: `{snippet}`"
+
+
+# Round by round (other_engines.MICROGRAD_ROUNDS): phrases of the refusal that say what the site
+# expects, and what the engine did instead at which of its lines.
+MICROGRAD_REFUSALS = [
+    ("Your engine does not define Value.wrap, Value.edges, which the lesson's code blocks and figures use:",
+     "- Value.wrap(x), a static method: x itself if it is a Value, else the leaf Value(x)",
+     "- v.edges: the pairs (parent, local derivative) v was computed from, as given in Value(3, [(leaf, 1.5)])"),
+    ("Every Value keeps in `edges` the pairs (parent, local derivative) it was computed from: for c = a * b, "
+     "((a, b.data), (b, a.data))",
+     "With your engine, a + b has edges [Value(data=", "grad=0) is not a pair (parent, local derivative)",
+     lambda text: line_of(text, "def edges(self):")),
+    ("backward() passes each value's gradient on to its parents along `edges`, times the local derivative",
+     "With your engine, leaf.grad is 0", lambda text: line_of(text, "def backward(self):"),
+     "a closure such as `_backward`"),
+    ("backward() first sets the grad of every value of the graph to 0, then adds up the new gradients",
+     "q = a * a + a at a = 3 gives a.grad = 7 after one q.backward() and 20 after a second one",
+     lambda text: line_of(text, "def backward(self):"), "zero_grad()"),
+    ("The site makes networks as MLP(sizes, seed=...), for example MLP([2, 4, 1], seed=42)",
+     "Your engine's network is MLP(nin, nouts)", lambda text: line_of(text, "def __init__(self, nin, nouts):")),
+    ("A network called on a list of inputs returns a list with one Value per neuron of its last layer, also when "
+     "there is only one", "MLP([2, 3, 1], seed=1)([0.5, -1.0]) gives Value(data=",
+     lambda text: line_of(text, "def __call__(self, x):", last=True), "not a list of one Value"),
+]
+BARE_ERRORS = ("cannot unpack non-iterable", "unexpected keyword argument", "is not subscriptable")
+
+
+def test_every_round_of_a_micrograd_engine_is_refused_saying_what_the_site_expects():
+    assert len(MICROGRAD_REFUSALS) == len(MICROGRAD_ROUNDS) - 1
+    for text, phrases in zip(MICROGRAD_ROUNDS, MICROGRAD_REFUSALS):
+        problem = engine_edit.problems(text)
+        for phrase in phrases:
+            phrase = phrase(text) if callable(phrase) else phrase
+            assert phrase in problem, problem
+        assert not any(error in problem for error in BARE_ERRORS), problem
+
+
+def test_the_last_round_of_the_micrograd_engine_is_accepted_with_gradients_that_agree():
+    assert engine_edit.check(MICROGRAD_ROUNDS[-1]) == {"ok": True, "problem": "", "note": ""}
+
+
+# ---- Gradients against a numerical estimate ----------------------------------------------------------
+
+def test_an_engine_whose_gradients_differ_from_central_differences_is_applied_with_a_note_naming_the_difference():
+    # The experiments of "Edit the engine" apply such engines on purpose; the verdict says where they are wrong.
+    tanh = engine_edit.check(WRONG_TANH)
+    assert tanh["ok"] and tanh["note"].startswith("Your engine's gradients differ from a numerical estimate: for "
+                                                  "f = tanh(a) at a = -1.5, backward() gives a.grad = 1.81929, and "
+                                                  "the central difference (f(a + h) − f(a − h)) / 2h with h = 1e-06 "
+                                                  "gives 0.180707."), tanh
+    paths = engine_edit.check(FORGETFUL_BACKWARD)
+    assert paths["ok"] and re.match(r"Your engine's gradients differ from a numerical estimate: for f = .+ at a = .+, "
+                                    r"backward\(\) gives \w\.grad = \S+, and the central difference", paths["note"]), paths
+    assert "a * a + a" not in paths["note"] and "= 7" not in paths["note"]  # the page's prediction is not given away
+    for agreeing in (ORIGINAL, READERS_ENGINE):
+        assert engine_edit.check(agreeing)["note"] == ""
+
+
+def test_gradients_are_compared_on_random_graphs_too():
+    # A wrong rule for a - b when b is used: only the random graphs have a subtraction.
+    wrong_minus = changed(ORIGINAL, ("((self, 1.0), (other, -1.0))", "((self, 1.0), (other, 1.0))"))
+    note = engine_edit.check(wrong_minus)["note"]
+    assert " - " in note and "differ from a numerical estimate" in note, note
+
+
+def test_a_backward_that_does_not_zero_first_is_refused_not_noted():
+    adding = changed(ORIGINAL, ("        for node in order:\n            node.grad = 0.0\n        self.grad = 1.0",
+                                "        self.grad = 1.0"))
+    verdict = engine_edit.check(adding)
+    assert not verdict["ok"] and "backward() first sets the grad of every value of the graph to 0" in verdict["problem"]
+    assert "gives a.grad = 7.0 after one q.backward() and 20.0 after a second one" in verdict["problem"], verdict
+
+
+# ---- Variants: a float, a __del__ that raises, operators through __getattr__ ------------------------
+
+FLOAT_VALUE = changed(ORIGINAL, ("class Value:", "class Value(float):"), ("    def __init__(self, data, edges=()):",
+                      "    def __new__(cls, data, edges=()):\n        return super().__new__(cls, data)\n\n"
+                      "    def __init__(self, data, edges=()):"))
+RAISING_DEL = changed(ORIGINAL, ("    def __repr__(self):", "    def __del__(self):\n        raise RuntimeError('gone')\n\n"
+                                 "    def __repr__(self):"))
+GETATTR_OPERATORS = changed(ORIGINAL, ("    def __mul__(self, other):", "    def times(self, other):"),
+                            ("    __rmul__ = __mul__", "    __rmul__ = times\n\n    def __getattr__(self, name):\n"
+                             "        if name == '__mul__':\n            return self.times\n"
+                             "        raise AttributeError(name)"))
+
+
+def test_a_value_that_is_a_float_is_refused_saying_equal_values_must_stay_two():
+    problem = engine_edit.problems(FLOAT_VALUE)
+    assert "Two values that hold the same number are still two values" in problem
+    assert "With your engine, the set {Value(2), Value(2)} holds one value (" + line_of(FLOAT_VALUE, "class Value(float):") \
+        in problem, problem
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # the values the check frees
+def test_a_del_that_raises_is_refused_at_once_saying_so_not_as_running_forever():
+    problem = engine_edit.problems(RAISING_DEL)
+    assert "freeing a Value must not raise" in problem
+    assert "With your engine, freeing a Value raises RuntimeError: gone (" + line_of(RAISING_DEL, "def __del__(self):") \
+        in problem, problem
+    assert "forever" not in problem and "stopped" not in problem
+
+
+def test_operators_through_getattr_get_a_message_not_a_bare_type_error():
+    problem = engine_edit.problems(GETATTR_OPERATORS)
+    assert "Python looks these operators up in the class Value itself" in problem and "never asks __getattr__" in problem
+    assert "With your engine, a * b fails: TypeError: unsupported operand type(s) for *: 'Value' and 'Value'" in problem
+
+
+# ---- A stopped check -----------------------------------------------------------------------------------
+
+def test_a_stopped_check_says_how_long_python_worked_and_does_not_guess_it_runs_forever():
+    # Whether the reader pressed Stop, the time limit struck on a busy computer or a loop never ends, Python
+    # sees the same KeyboardInterrupt: the verdict names where it was and the seconds it worked, not a cause.
+    stopped_late = changed(ORIGINAL, ("    for parameter in parameters:\n",
+                                      "    raise KeyboardInterrupt\n    for parameter in parameters:\n"))
+    problem = engine_edit.problems(stopped_late)
+    assert re.match(r'The check was stopped while it tried the figure "[^"]+", its control \w+\(\) with your engine, '
+                    r"after \d+\.\d seconds of Python's work on the check\.", problem), problem
+    assert "runs forever" not in problem and "run forever" not in problem
+    assert "much slower than the lesson's, or a computer busy with other work" in problem
+
+
+def test_the_time_limit_counts_python_s_own_work_not_the_clock(monkeypatch):
+    # Python's own work (CPU time) past CHECK_SECONDS is refused, saying how far the check got; time on the
+    # clock that is not Python's work (a busy computer, here a sleep at import) does not count.
+    monkeypatch.setattr(engine_edit, "CHECK_SECONDS", 1)
+    busy = ORIGINAL + "\nimport time\n_start = time.process_time()\nwhile time.process_time() < _start + 1.2:\n    pass\n"
+    problem = engine_edit.problems(busy)
+    assert re.match(r"The check needed more than 1 seconds of Python's own work with your engine \(time spent waiting "
+                    r'for a busy computer does not count\) and had got only as far as the figure "[^"]+"', problem), problem
+    assert "forever" not in problem
+    sleepy = ORIGINAL + "\nimport time\ntime.sleep(1.5)\n"
+    assert engine_edit.problems(sleepy) == ""

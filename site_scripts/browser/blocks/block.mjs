@@ -4,7 +4,8 @@
 // status line and an output log; Ctrl+Enter or Shift+Enter runs it. The CodeMirror editor is imported
 // only when the reader clicks or focuses the code, once a run of the block has ended, or when the reader
 // comes back to a block they edited before. Edits are saved in the browser (storage/saved-edits.mjs) and restored on the next visit,
-// with a notice when the lesson's own code changed since. When another tab of the site saved or forgot
+// with a notice when the lesson's own code changed since; a save that fails right after text was removed
+// puts back the edit from before the removal (storage never keeps a cut-off edit). When another tab of the site saved or forgot
 // this block's edit (seen through the `storage` event, or found in storage when this tab is about to
 // save), the block says so and saves nothing more until the reader keeps this tab's version or takes the
 // other's, so neither tab's edit is lost without a word. Reset tells whoever listens (the exercise
@@ -17,7 +18,7 @@
 // What it is not: the order of runs (page-runs.mjs decides it) or Python (runtime.mjs runs the code,
 // tutor/runtime/output.py caps its output).
 import { endedByStop, runtime } from "../runtime/runtime.mjs";
-import { fingerprint, forgetEdit, onEditChangedElsewhere, sameEdit, saveEdit, savedEdit } from "../storage/saved-edits.mjs";
+import { fingerprint, forgetEdit, onEditChangedElsewhere, putBackEdit, sameEdit, saveEdit, savedEdit } from "../storage/saved-edits.mjs";
 import { noteRun } from "../storage/saved-activity.mjs";
 import { SLOW_ANSWER_MS, button, loadEditor, notice } from "../ui/ui.mjs";
 import { loadFailure } from "../offline/register.mjs";
@@ -38,6 +39,7 @@ export class Block {
   ranHere = false; // the output under the block is the reader's own run, not the lesson's
   plainRestart = null; // the notice offering a restart without re-running blocks
   elsewhere = null; // the notice that another tab changed this block's saved edit: { element, text, code }
+  removal = null; // the last save, when it removed text: { code it saved, before: the edit stored before it or null }
   waitingTimer = null; // while queued: renders what Python is busy with, once a second
 
   /** The block `element` (number `number` on its page), run by `runs` (the page's PageRuns);
@@ -233,9 +235,26 @@ export class Block {
       this.showLessonOutput();
       return;
     }
-    if (saveEdit(this.runs.key, this.number, code, this.original)) this.saved = { code, original: fingerprint(this.original) };
-    else this.onStorageFailed(); // this.saved stays what storage holds, so no other tab seems to have changed it
+    const before = this.saved;
+    if (saveEdit(this.runs.key, this.number, code, this.original)) {
+      this.saved = { code, original: fingerprint(this.original) };
+      this.removal = code.length < (before?.code ?? this.original).length ? { code, before } : null;
+    } else {
+      this.putBackBeforeRemoval();
+      this.onStorageFailed(); // this.saved stays what storage holds, so no other tab seems to have changed it
+    }
     this.showLessonOutput();
+  }
+
+  /** After a save that failed: text removed to be replaced (select all, delete, paste) is one change to the
+   *  reader, so while storage still holds that removal, it gets back the edit from before it (or none) rather
+   *  than keeping a cut-off edit. */
+  putBackBeforeRemoval() {
+    const { removal } = this;
+    this.removal = null;
+    if (removal && this.saved?.code === removal.code && putBackEdit(this.runs.key, this.number, removal.before)) {
+      this.saved = removal.before;
+    }
   }
 
   forget() {

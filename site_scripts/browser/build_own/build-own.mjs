@@ -114,8 +114,8 @@ class BuildOwn {
       }
       this.say("Your steps pass. Checking your tinygrad.py as the page Edit the engine does…");
       const code = this.joined();
-      const { problem, said } = await checkAndApply(this.engineCheck, code);
-      if (problem) this.showProblem(problem);
+      const { problem, said, note } = await checkAndApply(this.engineCheck, code);
+      if (problem || note) this.showProblem(problem || note);
       this.say(said);
     } finally {
       this.setBusy(false);

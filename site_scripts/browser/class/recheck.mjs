@@ -46,13 +46,13 @@ async function run(page, code, fresh, label) {
   }
 }
 
-/** What the checks say of `exercise` once its block ran (`ran`): { solved, text }. */
-async function verdict(ran, exercise, page) {
+/** What the checks say of `exercise` once its block ran (`ran`) with `code` (which some checks run again): { solved, text }. */
+async function verdict(ran, exercise, page, code) {
   if (!ran.ok) {
     return { solved: false, text: endedByStop(ran.error) ? "stopped before its checks ran" : "not solved: its code did not run cleanly" };
   }
   try {
-    const results = await runtime.call("tutor.exercises", "results", { name: exercise.name },
+    const results = await runtime.call("tutor.exercises", "results", { name: exercise.name, code },
                                        { page, label: `the checks of “${exercise.title}”` });
     const passed = results.filter((result) => result.passed).length;
     return passed === results.length ? { solved: true, text: "solved" }
@@ -93,7 +93,7 @@ export async function recheck(rows, map, { onProgress, isStopped }) {
         const ran = await run(page, code, number === 1, `block ${number} of ${chapter.title}, for the class overview`);
         if (ran.error?.kind === ERROR.NOT_STARTED) throw new Error(ran.error.message);
         if (!exercise) continue;
-        row.checked.set(exercise.name, await verdict(ran, exercise, page));
+        row.checked.set(exercise.name, await verdict(ran, exercise, page, code));
         done += 1;
       }
     }

@@ -21,7 +21,9 @@ import { runtime } from "../runtime/runtime.mjs";
 import { forgetDraft, forgetStoredEngine, onDraftChangedElsewhere, saveDraft, savedDraft, storeEngine } from "../storage/engine-store.mjs";
 
 const ENGINE_URL = new URL("../../../../tinygrad.py", import.meta.url);
-const CHECK_TIME_LIMIT_MS = 15_000;
+// The page's clock stops a check that never returns; Python limits its own work (CPU time) to 15 s itself
+// (tutor.engine_edit.CHECK_SECONDS), so a busy computer does not cut a sound engine's check short.
+const CHECK_TIME_LIMIT_MS = 45_000;
 const LABEL = "tinygrad.py, the engine";
 
 /** The check of an engine's text in Python (tutor.engine_edit.check), which the reader can stop; an import
@@ -29,24 +31,28 @@ const LABEL = "tinygrad.py, the engine";
 export class EngineCheck {
   running = false;
   stopRequested = false;
+  note = ""; // for the last engine that passed: how its gradients differ from a numerical estimate ("" if they agree)
 
   /** "" if `code` can serve as the engine, else what is wrong, in words. */
   async problem(code) {
     this.stopRequested = false;
     this.running = true;
+    this.note = "";
     let timer = null;
     try {
       const verdict = await runtime.call("tutor.engine_edit", "check", { source: code }, {
         label: "the check of your engine",
         onStart: () => { timer = setTimeout(() => this.stop(), CHECK_TIME_LIMIT_MS); },
       });
+      this.note = verdict.ok ? verdict.note : "";
       return verdict.ok ? "" : verdict.problem;
     } catch (error) {
       if (this.stopRequested) {
         // Python says where it was stopped when Stop can interrupt it (the verdict above); here Python was replaced.
-        return `The check was stopped before it finished (after at most ${CHECK_TIME_LIMIT_MS / 1000} seconds, or `
-          + "when you pressed Stop the check). Does your engine run forever when it is imported (a loop at the "
-          + "top level), or when the lesson uses it (a loop in backward() that never ends)?";
+        return `The check was stopped before it finished (after ${CHECK_TIME_LIMIT_MS / 1000} seconds, or when you `
+          + "pressed Stop the check). A loop that never ends (at the top level of your engine, or in backward()) "
+          + "ends this way, and so can an engine much slower than the lesson's, or a computer busy with other "
+          + "work. If your engine has no such loop, try again.";
       }
       return `The check could not run: ${error.message}`;
     } finally {
@@ -63,15 +69,17 @@ export class EngineCheck {
 }
 
 /** Check `code` with `engineCheck` and, if it passes, make it the engine of every block and figure (stored
- *  for later visits when the browser can). Answers what is wrong ("" once applied) and the sentence that
- *  says what happened, for the editor here and "Use my engine" (build_own/). */
+ *  for later visits when the browser can). Answers what is wrong ("" once applied), the sentence that
+ *  says what happened and, for an applied engine whose gradients differ from a numerical estimate, the
+ *  note that says where ("" otherwise), for the editor here and "Use my engine" (build_own/). */
 export async function checkAndApply(engineCheck, code) {
   const problem = await engineCheck.problem(code);
-  if (problem) return { problem, said: "Not applied: the site keeps the engine it ran before." };
+  if (problem) return { problem, said: "Not applied: the site keeps the engine it ran before.", note: "" };
   const stored = storeEngine(code);
   runtime.useEngine(code);
   return {
     problem: "",
+    note: engineCheck.note,
     said: stored
       ? "Applied: every code block and figure on every page now runs your engine, until you press Restore "
         + "the original engine in the banner at the top."
@@ -253,9 +261,9 @@ class EngineEditor {
     }
     this.setChecking(true);
     this.say("Checking your engine in Python…");
-    const { problem, said } = await checkAndApply(this.engineCheck, code);
+    const { problem, said, note } = await checkAndApply(this.engineCheck, code);
     this.setChecking(false);
-    if (problem) this.showProblem(problem);
+    if (problem || note) this.showProblem(problem || note);
     this.say(problem ? `${said} Your edit is kept in the editor.` : said);
   }
 

@@ -9,8 +9,8 @@
 // open). It asks for a new build now and then, since instant navigation makes no page loads that would
 // check for one. Once Python has booted in the page and then been left alone for a moment, it asks the
 // service worker to keep a copy of the whole lesson (Python included), shows in the footer how far that
-// copy is ("Saving the lesson for offline use… 40%", then "Saved for offline use") and marks
-// <html data-offline="ready"> when it is complete. loadFailure() words a module the page could not load.
+// copy is ("Saving the lesson for offline use… 40%", then "Saved for offline use", asked again whenever it
+// may have gone stale) and marks <html data-offline="ready"> when it is complete. loadFailure() words a module the page could not load.
 // What it is not: the service worker itself (service-worker.js), nor anything the lesson needs to run:
 // without service workers (file://, plain http from another machine, old browsers) Python still works,
 // just not offline and with Stop restarting Python instead of interrupting it.
@@ -104,6 +104,23 @@ function showOfflineStatus() {
   if (line.textContent !== offlineText) line.textContent = offlineText;
 }
 
+function sayOfflineStatus(status) {
+  if (status.type === "precached") document.documentElement.dataset.offline = "ready";
+  else delete document.documentElement.dataset.offline;
+  offlineText = OFFLINE_TEXT[status.type](status);
+  showOfflineStatus();
+}
+
+// The copy may be gone while the page stays open (the reader cleared the site's data): asked again on each
+// page instant navigation shows and each time the tab comes back into view. No service worker (or none
+// allowed): not saved.
+async function askOfflineStatusAgain() {
+  const registration = await navigator.serviceWorker.getRegistration(SITE_ROOT.href).catch(() => null);
+  const worker = navigator.serviceWorker.controller ?? registration?.active;
+  if (worker) worker.postMessage({ type: "offline-status" });
+  else if (!registration) sayOfflineStatus({ type: "not-precached" });
+}
+
 // Only a reader who used Python pays for the offline copy of it (about 21 MB). The copy competes for the
 // processor and the disk with whatever the reader does next, so it waits for a quiet moment: on the
 // 2-core test machine a first visit's chapter switch right after the first result took 489 ms with the
@@ -111,12 +128,15 @@ function showOfflineStatus() {
 const COPY_AFTER_QUIET_MS = 2000;
 function precacheOncePythonRan() {
   navigator.serviceWorker.addEventListener("message", ({ data }) => {
-    if (!(data?.type in OFFLINE_TEXT)) return;
-    if (data.type === "precached") document.documentElement.dataset.offline = "ready";
-    offlineText = OFFLINE_TEXT[data.type](data);
-    showOfflineStatus();
+    if (data?.type in OFFLINE_TEXT) sayOfflineStatus(data);
   });
-  globalThis.document$?.subscribe(showOfflineStatus);  // instant navigation replaces the footer
+  globalThis.document$?.subscribe(() => {  // instant navigation replaces the footer
+    showOfflineStatus();
+    if (offlineText) askOfflineStatusAgain();
+  });
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible" && offlineText) askOfflineStatusAgain();
+  });
   navigator.serviceWorker.ready.then((registration) => registration.active?.postMessage({ type: "offline-status" }));
   let asked = false;
   let timer = null;

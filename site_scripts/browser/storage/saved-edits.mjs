@@ -1,5 +1,5 @@
 // saved-edits.mjs: the reader's edits of runnable blocks, kept in this browser's localStorage.
-// What it is: small functions to read, save and forget the edit of one block (keyed by the page's
+// What it is: small functions to read, save, put back and forget the edit of one block (keyed by the page's
 // path and the block's number), with a fingerprint of the lesson's original code saved alongside,
 // so a page can tell when the lesson changed after the edit was made; and one to forget every
 // edit made on this site; allEdits() and editItems() read and store them all for a work file (with
@@ -49,6 +49,16 @@ export function savedEdit(page, number) {
 export function saveEdit(page, number, code, original) {
   noteChange(page);
   return writeItem(keyOf(page, number), editText(code, original));
+}
+
+/** Store again an edit read or saved earlier ({ code, original }, or null: no edit); false if it could not be. */
+export function putBackEdit(page, number, edit) {
+  if (edit === null) {
+    forgetEdit(page, number);
+    return true;
+  }
+  noteChange(page);
+  return writeItem(keyOf(page, number), JSON.stringify({ code: edit.code, original: edit.original }));
 }
 
 /** Forget the saved edit of one block. */

@@ -111,7 +111,7 @@ def test_the_chapter_is_the_steps_in_order_then_the_lessons_train_line():
 
 
 def test_the_solved_file_passes_the_sites_engine_check():
-    assert engine_edit.check(solved_file()) == {"ok": True, "problem": ""}
+    assert engine_edit.check(solved_file()) == {"ok": True, "problem": "", "note": ""}
 
 
 def test_the_starters_joined_are_not_mistaken_for_a_finished_engine():
