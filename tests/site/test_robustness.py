@@ -233,9 +233,18 @@ def hostile(visits):
 
 
 def run_code(block_locator, code):
-    """Type `code` into the block, run it, return the output."""
+    """Type `code` into the block, run it, return the output as it stood the moment the block showed the run
+    as finished (its run count went up): what the page adds later, a screen reader has already passed by."""
     set_code(block_locator, code)
-    return run_block(block_locator)
+    block_locator.evaluate("""element => {
+        const log = element.querySelector('[role="log"]');
+        new MutationObserver((changes, observer) => {
+            element.outputWhenFinished = log.textContent;
+            observer.disconnect();
+        }).observe(element, { attributeFilter: ["data-runs"] });
+    }""")
+    run_block(block_locator)
+    return block_locator.evaluate("element => element.outputWhenFinished")
 
 
 def assert_shows(shown, expected, unexpected):

@@ -117,7 +117,9 @@ export class PageRuns {
       }
       const code = block.code();
       this.running = block;
-      const result = await block.execute(this.key, code, fresh);
+      // The target's notes are part of its run: written before it shows as finished, never after.
+      const notes = block === target ? (result) => this.notesAfter(result, stopsSoFar, again, notRunFirst) : undefined;
+      const result = await block.execute(this.key, code, fresh, notes);
       this.running = null;
       this.lastRun = block;
       fresh = false;
@@ -133,16 +135,23 @@ export class PageRuns {
       if (this.chained) for (const later of this.blocks.slice(this.blocks.indexOf(block) + 1)) this.ran.delete(later);
       if (stopped || restarted) interrupted = true;
     }
-    if (interrupted) return;
+  }
+
+  /** The target's notes once its run gave `result`: the earlier blocks that ran first again in a fresh
+   *  Python (`again`) and those that did not run first (`keptBack`); none when Stop or a restart ended it. */
+  notesAfter(result, stopsSoFar, again, keptBack) {
+    if (endedByStop(result.error) || this.stops !== stopsSoFar || runtime.interpreter !== this.interpreterRanIn) return [];
+    const notes = [];
     if (again.length > 0) {
       const one = again.length === 1;
-      target.note(`Python was restarted since ${blockNumbers(again)} last ran: re-ran ${one ? "it" : "them"} first, `
+      notes.push(`Python was restarted since ${blockNumbers(again)} last ran: re-ran ${one ? "it" : "them"} first, `
         + `for what ${one ? "it defines" : "they define"}.`);
     }
-    for (const block of notRunFirst) {
-      target.note(`${capitalized(blockNumbers([block]))} did not run first: ${this.notRunFirst.get(block).why}. `
+    for (const block of keptBack) {
+      notes.push(`${capitalized(blockNumbers([block]))} did not run first: ${this.notRunFirst.get(block).why}. `
         + "Run it again, or press its Reset, if this block needs what it defines.");
     }
+    return notes;
   }
 
   /** An earlier block runs before a later one unless it ran already. A block of `notRunFirst` (stopped,
