@@ -41,8 +41,8 @@ ENGINE_SHA256 = hashlib.sha256((REPO / "engine" / "tinygrad.py").read_bytes()).h
 STOPPED_BY_RESTART = "Python had to be restarted to stop this code"
 INTERRUPTED = "KeyboardInterrupt: stopped by the Stop button. Everything defined before it is kept."
 CRASHED = "Python crashed"
-KEPT_BACK = ("Block 1 did not run first: its last run changed what the lesson's engine and figures compute with. "
-             "Run it again, or press its Reset, if this block needs what it defines.\n")
+ENGINE_CHANGED = "its last run changed what the lesson's engine and figures compute with"
+KEPT_BACK = "Block 1 did not run first: {why}. Run it again, or press its Reset, if this block needs what it defines.\n"
 FORGE = """import js, json
 def forge(**message):
     js.postMessage(js.JSON.parse(json.dumps(message)))
@@ -67,7 +67,7 @@ class Cell:
     restarts: bool | None = False  # whether Python is replaced meanwhile (None: either may happen)
     restart_after: bool = False  # press Restart Python before the next run (what the hint says)
     then: tuple = ("print(6 * 7)", "42\n")  # the next run, in block 2, and its whole output
-    kept_back: bool = False  # the run changed the engine: after the restart, block 2 names block 1, not run first
+    kept_back: str = ""  # why block 1 is not replayed by the restart: block 2 then names it, not run first
     group: str = "plain"
 
 
@@ -81,12 +81,19 @@ HOSTILE = [
          "        await asyncio.sleep(0.01)\n\ntask = asyncio.ensure_future(spin())",
          shows=("left an asyncio task running (spin()): it is cancelled",), state="done",
          then=("print(task.cancelled())", "True\n")),
+    # One that ignores its cancellation goes on until Restart Python, which never starts it again: block 1 is named
+    Cell("an asyncio task that ignores its cancellation", "import asyncio\n\nasync def stubborn():\n    while True:\n"
+         "        try:\n            await asyncio.sleep(0.01)\n        except asyncio.CancelledError:\n            pass\n\n"
+         "task = asyncio.ensure_future(stubborn())", shows=("stubborn() caught the cancellation and goes on",),
+         state="done", restart_after=True, kept_back="its last run left an asyncio task running that ignored its "
+         "cancellation", then=("import asyncio\nprint(sorted(task.get_name() for task in asyncio.all_tasks()\n"
+                               "             if task.get_coro().__name__ == 'stubborn'))", "[]\n")),
     Cell("sys.modules cleared", "import sys\nsys.modules.clear()",
          shows=("This block removed modules Python and the page need from sys.modules (sys, ",), state="done",
          then=("import tinygrad, json\nprint(json.dumps(tinygrad.Value(2.0).data * 21))", "42.0\n")),
     Cell("the engine's file deleted", "import os, tinygrad\nos.remove(tinygrad.__file__)",
          shows=("This block deleted the engine's file, tinygrad.py",), state="done", restart_after=True,
-         kept_back=True),
+         kept_back=ENGINE_CHANGED),
     Cell("the lowest recursion limit Python takes", "import sys\nfor limit in range(1, 1000):\n    try:\n"
          "        sys.setrecursionlimit(limit)\n        break\n    except RecursionError:\n        pass\nprint(limit)",
          shows=("lowered its limit of nested calls", f"it is {SAFE_RECURSION_LIMIT} again for the next run"),
@@ -150,15 +157,15 @@ HOSTILE = [
          state="done"),
     Cell("an engine name replaced", "import tinygrad\ntinygrad.Value = None\nfrom tinygrad import Value\nValue(2)",
          shows=("TypeError: 'NoneType' object is not callable", "tinygrad.Value is now None", "press Restart Python"),
-         restart_after=True, kept_back=True, then=("from tinygrad import Value\nprint(Value(2).data)", "2.0\n")),
+         restart_after=True, kept_back=ENGINE_CHANGED, then=("from tinygrad import Value\nprint(Value(2).data)", "2.0\n")),
     Cell("an engine name replaced by a run that succeeds", "import tinygrad\ntinygrad.MLP = None", state="done",
-         restart_after=True, kept_back=True, then=("import tinygrad\nprint(tinygrad.MLP.__name__)", "MLP\n")),
+         restart_after=True, kept_back=ENGINE_CHANGED, then=("import tinygrad\nprint(tinygrad.MLP.__name__)", "MLP\n")),
     Cell("the engine module replaced", "import sys\nsys.modules['tinygrad'] = None\nfrom tinygrad import Value",
          shows=("import of tinygrad halted", "press Restart Python"), restart_after=True,
          then=("from tinygrad import Value\nprint(Value(2).data)", "2.0\n")),
     Cell("the engine's file overwritten", "import tinygrad\nwith open(tinygrad.__file__, 'w') as file:\n"
          "    file.write('broken = True')", shows=("changed the engine's file", "Restart Python"), state="done",
-         restart_after=True, kept_back=True, then=("import hashlib, tinygrad\nwith open(tinygrad.__file__, 'rb') as file:\n"
+         restart_after=True, kept_back=ENGINE_CHANGED, then=("import hashlib, tinygrad\nwith open(tinygrad.__file__, 'rb') as file:\n"
                                    "    print(hashlib.sha256(file.read()).hexdigest())", f"{ENGINE_SHA256}\n")),
     Cell("a file of one's own", "with open('notes.txt', 'w') as file:\n    file.write('kept')\n"
          "print(open('notes.txt').read())", shows=("kept",), state="done",
@@ -320,8 +327,8 @@ def check_hostile_cell(visits, cell):
             assert python_interpreter(page) > restarted
 
     code, expected = cell.then
-    if cell.kept_back:  # block 1, which changed the engine, is never run again silently before block 2: it is named
-        expected += KEPT_BACK
+    if cell.kept_back:  # block 1 (it changed the engine, say) is never run again silently before block 2: it is named
+        expected += KEPT_BACK.format(why=cell.kept_back)
     assert run_code(second, code) == expected
     assert visits.errors == [] and visits.dialogs == []
 

@@ -10,18 +10,20 @@
 // engine), the blocks whose last run succeeded are re-run quietly, in page order, with the code they
 // hold now (after a Reset, the lesson's), to restore the reader's definitions, and the block
 // concerned says so (or, when nothing is re-run, that the definitions are gone); a run that changed
-// the lesson's engine (tinygrad.Value = None, a rewritten tinygrad.py) is not re-run, or Restart
-// Python could not fix it. After each re-run block the page probes Python (runtime.probe): when a
-// re-run broke the lesson's own machinery (error broken), re-running stops there, the block
-// concerned names the block that broke it and offers "Restart Python without re-running blocks"
-// (restartPython(block, { replay: false })). A block whose last run was stopped, changed the lesson's
-// engine or, re-run, broke Python never runs first for a later block until its code changes: the later
-// block names it instead; and one that runs first again in a fresh Python is named too.
+// the lesson's engine (tinygrad.Value = None, a rewritten tinygrad.py) or left an asyncio task that
+// ignores its cancellation is not re-run, or Restart Python could not fix it. Each re-run asks Python
+// to check its own machinery afterwards (runtime.run's `check`, the contract's one check): when a
+// re-run broke it (error broken), re-running stops there, the block concerned names the block that
+// broke it and offers "Restart Python without re-running blocks" (restartPython(block, { replay: false })).
+// A block whose last run was stopped, changed the lesson's engine, left such a task or, re-run, broke
+// Python never runs first for a later block until its code changes: the later block names it instead;
+// and one that runs first again in a fresh Python is named too.
 // What it is not: a block's look (block.mjs) or Python (runtime.mjs runs the code).
 import { ERROR } from "../runtime/contract.mjs";
 import { endedByStop, runtime } from "../runtime/runtime.mjs";
 
 const ENGINE_CHANGED = "its last run changed what the lesson's engine and figures compute with";
+const TASKS_LEFT = "its last run left an asyncio task running that ignored its cancellation";
 
 /** The runs of one page visit: the blocks that have run, and the queue of runs. */
 export class PageRuns {
@@ -58,7 +60,7 @@ export class PageRuns {
   }
 
   /** Run `target` after any earlier blocks that have not run in the current interpreter. Resolves to
-   *  the result of `target`'s run (runtime.run's { ok, report, error, engineChanged }) once it ended;
+   *  the result of `target`'s run (runtime.run's { ok, report, error, engineChanged, tasksLeft }) once it ended;
    *  never rejects. */
   request(target) {
     if (target.state !== "queued" && target.state !== "running") {
@@ -123,12 +125,14 @@ export class PageRuns {
       this.running = null;
       this.lastRun = block;
       fresh = false;
-      if (result.ok && !result.engineChanged) this.succeeded.set(block, code); // replaying it would break the engine again
+      // replaying it would break the engine again, or start again a task that ignores its cancellation
+      if (result.ok && !result.engineChanged && !result.tasksLeft) this.succeeded.set(block, code);
       else this.succeeded.delete(block);
       const stopped = endedByStop(result.error) || this.stops !== stopsSoFar;
       this.ranIn.set(block, { interpreter: runtime.interpreter, code });
       if (stopped) this.notRunFirst.set(block, { code, why: "its last run was stopped" });
       else if (result.engineChanged) this.notRunFirst.set(block, { code, why: ENGINE_CHANGED });
+      else if (result.tasksLeft) this.notRunFirst.set(block, { code, why: TASKS_LEFT });
       else this.notRunFirst.delete(block);
       const restarted = runtime.interpreter !== this.interpreterRanIn; // restore() follows
       if (!restarted) this.ran.add(block);
@@ -227,23 +231,21 @@ export class PageRuns {
     for (const block of replayed) {
       const code = block.code();
       replayedCode.set(block, code);
-      const result = await runtime.run({ page: this.key, code, fresh, filename: block.filename,
+      const result = await runtime.run({ page: this.key, code, fresh, filename: block.filename, check: true,
                                          label: `${block.about} (re-run to restore your definitions)` });
       fresh = false;
       if (runtime.interpreter !== this.interpreterRanIn || this.stops !== stopsBefore) break;
       notReplayed.delete(block);
       this.ranIn.set(block, { interpreter: runtime.interpreter, code });
-      if (result.ok && !result.engineChanged) {
+      if (result.ok && !result.engineChanged && !result.tasksLeft) {
         this.ran.add(block);
         this.succeeded.set(block, code);
       } else {
         failed.push(block);
         this.succeeded.delete(block);
       }
-      const probe = await runtime.probe({ label: "a check that Python still works" });
-      if (probe.error?.kind === ERROR.BROKEN) {
-        broke = { block, error: probe.error };
-        this.succeeded.delete(block);
+      if (result.error?.kind === ERROR.BROKEN) {
+        broke = { block, error: result.error };
         break;
       }
     }

@@ -1,5 +1,5 @@
 // runtime.mjs: the page's handle on Python: the worker in worker.mjs, and when it starts, restarts and runs which engine.
-// What it is: one shared `runtime` object (start, startWhenNear, onStatus, ready, run, call, probe,
+// What it is: one shared `runtime` object (start, startWhenNear, onStatus, ready, run, call,
 // answering, stop, restart, onRestart, useEngine, engineSource, onEngineChange) used by the runnable blocks, the
 // figures and the engine's editor and banner. It starts the module worker (or, on a full page load
 // that opens near a block or figure, adopts the one start-early.js already created, with the messages
@@ -174,23 +174,25 @@ class Runtime {
   /**
    * Run `code` in the namespace of `page`. onOutput(stream, text) receives stdout, stderr and the page's
    * notes as they come, onGraph(graph) each graph show() draws ({ title, states }), in order with them.
-   * Optional: filename (shown in tracebacks), fresh (start the page's namespace anew),
+   * Optional: filename (shown in tracebacks), fresh (start the page's namespace anew), check (Python then
+   * checks its own machinery still answers, even after a run that succeeded: error broken when it does not),
    * onStart() (called when the code actually starts executing), label (who runs it, for `answering`).
-   * Resolves to { ok, report, error, engineChanged }, never rejects: report is what the output already
+   * Resolves to { ok, report, error, engineChanged, tasksLeft }, never rejects: report is what the output already
    * showed of an error ("" if nothing), error null or { kind, message, ... } (contract.mjs ERROR: exception,
    * stopped, exit, restarted, crashed, not-started, ...), engineChanged whether the run changed the
-   * lesson's engine (a restart does not replay such a run).
+   * lesson's engine, tasksLeft whether an asyncio task it started ignored its cancellation and goes on (a
+   * restart replays neither).
    */
   async run({ page, code, onOutput = () => {}, onGraph = () => {}, filename = "<python block>", fresh = false,
-              onStart = () => {}, label = "a code block" }) {
+              check = false, onStart = () => {}, label = "a code block" }) {
     if (typeof page !== "string" || typeof code !== "string") {
       return { ok: false, report: "", engineChanged: false,
                error: { kind: ERROR.BAD_REQUEST, message: "runtime.run needs { page: string, code: string }" } };
     }
-    const result = await this.#request({ kind: REQUEST.RUN, page, code, filename, fresh },
+    const result = await this.#request({ kind: REQUEST.RUN, page, code, filename, fresh, check },
                                        { kind: REQUEST.RUN, onOutput, onGraph, onStart, label });
     return { ok: result.ok, report: result.report ?? "", error: result.error ?? null,
-             engineChanged: result.engineChanged === true };
+             engineChanged: result.engineChanged === true, tasksLeft: result.tasksLeft === true };
   }
 
   /**
@@ -208,13 +210,6 @@ class Runtime {
     if (result.printedLines > 0) onPrinted({ lines: result.printedLines, first: result.printed ?? "" });
     if (result.ok) return result.value;
     throw new PythonCallError({ ...result.error, printed: result.printed ?? "" });
-  }
-
-  /** Whether the lesson's own machinery in Python still answers (an empty block in a page of its own
-   *  runs): resolves to { ok, error } (error.kind broken when a block broke it; never rejects). */
-  async probe({ label = "a check of Python" } = {}) {
-    const result = await this.#request({ kind: REQUEST.PROBE }, { kind: REQUEST.PROBE, label });
-    return { ok: result.ok, error: result.error ?? null };
   }
 
   /** The request Python works on now, if any besides the first configure: { label, since } (since:

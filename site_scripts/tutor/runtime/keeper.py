@@ -22,7 +22,7 @@ import system makes and remakes.
 The three functions hold what they use in their closure, so a block that replaces this module's
 names cannot stop them, and none of them ever raises.
 What it is not: a sandbox. A block can still break Python in ways no lesson module's names show (a
-changed standard module such as `ast.parse = None`, sys.settrace): the dispatcher's probe finds
+changed standard module such as `ast.parse = None`, sys.settrace): the dispatcher's check finds
 that the machinery fails (dispatcher.py), and a fresh Python is the way back. Changes inside a
 lesson module's objects (a dict it holds) are not undone either; the engine, tinygrad, is the
 guards' (guards.py).
