@@ -306,16 +306,21 @@ def test_a_run_that_changes_the_engine_says_so(worker, monkeypatch):
 # ---- Every error kind Python finds -------------------------------------------------------------
 
 def test_an_exception_in_a_run_is_reported_and_carries_its_type_and_hint(worker):
-    result = run(worker, 12, "import numpy")
+    result = run(worker, 12, "import numpy as np")
     error = result["error"]
     assert error["kind"] == "exception" and error["type"] == "ModuleNotFoundError" and error["hint"] == "missing-package"
     assert result["report"] == error["traceback"] and "numpy is not available here" in result["report"]
+    assert all(word in result["report"] for word in ("offline", "standard library", "tinygrad"))  # what there is
     assert "".join(event["text"] for event in worker.of(12, "output")) == result["report"]  # shown in the output
+    syntax = run(worker, 62, "total = 1\nprint(total +)\nprint('never')")
+    assert syntax["error"]["type"] == "SyntaxError" and 'File "<block 1>", line 2' in syntax["report"], syntax
+    assert "never" not in "".join(event["text"] for event in worker.of(62, "output"))
 
 
 def test_exit_with_a_status_is_an_exit_error_and_without_one_is_no_error(worker):
     result = run(worker, 13, "raise SystemExit(3)")
     assert result["error"] == {"kind": "exit", "message": "SystemExit: 3", "status": 3}
+    assert "".join(event["text"] for event in worker.of(13, "output")) == f"SystemExit: 3\n{runner.EXIT_NOTE}\n"
     assert run(worker, 14, "exit()")["ok"] is True
 
 
