@@ -87,7 +87,8 @@ HOSTILE = [
     # One that ignores its cancellation goes on until Restart Python, which never starts it again: block 1 is named
     Cell("an asyncio task that ignores its cancellation", "import asyncio\n\nasync def stubborn():\n    while True:\n"
          "        try:\n            await asyncio.sleep(0.01)\n        except asyncio.CancelledError:\n            pass\n\n"
-         "task = asyncio.ensure_future(stubborn())", shows=("stubborn() caught the cancellation and goes on",),
+         "task = asyncio.ensure_future(stubborn())\nawait asyncio.sleep(0.05)  # the task is in its loop",
+         shows=("stubborn() caught the cancellation and goes on",),
          state="done", restart_after=True, kept_back="its last run left an asyncio task running that ignored its "
          "cancellation", then=("import asyncio\nprint(sorted(task.get_name() for task in asyncio.all_tasks()\n"
                                "             if task.get_coro().__name__ == 'stubborn'))", "[]\n")),
