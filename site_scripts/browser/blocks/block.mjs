@@ -244,7 +244,7 @@ export class Block {
     this.element.dispatchEvent(new CustomEvent("block-reset"));
   }
 
-  async execute(pageKey, code, fresh) {
+  async execute(pageKey, code, fresh, notes = () => []) {
     this.clearOutput();
     this.ranHere = true;
     this.showLessonOutput();
@@ -254,7 +254,7 @@ export class Block {
       onOutput: (stream, text) => this.write(stream, text),
       onGraph: (graph) => this.write(GRAPH, graph),
     });
-    this.finish(result);
+    this.finish(result, notes(result));
     noteRun(pageKey); // for "Your work" and the class overview: this page had something run, and when
     // The code becomes editable once the run has ended: loading the editor meanwhile would compete
     // with Python's start for the processor, on the way to the reader's first result.
@@ -262,11 +262,13 @@ export class Block {
     return result;
   }
 
-  /** Show how a run ended; what Python reported already arrived in the output, other errors are shown here. */
-  finish(result) {
+  /** Show how a run ended; what Python reported already arrived in the output, other errors are shown here,
+   *  then `notes`, the scheduler's remarks on the run: all of it before the block shows the run as finished. */
+  finish(result, notes = []) {
     this.lastResult = result;
     const stopped = endedByStop(result.error);
     if (!result.ok && !result.report) this.write(stopped ? "note" : "stderr", `${result.error.message}\n`);
+    for (const text of notes) this.note(text);
     this.flushOutput();
     this.element.dataset.runs = String(Number(this.element.dataset.runs) + 1);
     this.setState(result.ok ? "done" : stopped ? "stopped" : "error");

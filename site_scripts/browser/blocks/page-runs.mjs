@@ -10,20 +10,29 @@
 // engine), the blocks whose last run succeeded are re-run quietly, in page order, with the code they
 // hold now (after a Reset, the lesson's), to restore the reader's definitions, and the block
 // concerned says so (or, when nothing is re-run, that the definitions are gone); a run that changed
-// the lesson's engine (tinygrad.Value = None, a rewritten tinygrad.py) is not re-run, or Restart
-// Python could not fix it. After each re-run block the page probes Python (runtime.probe): when a
-// re-run broke the lesson's own machinery (error broken), re-running stops there, the block
-// concerned names the block that broke it and offers "Restart Python without re-running blocks"
-// (restartPython(block, { replay: false })).
+// the lesson's engine (tinygrad.Value = None, a rewritten tinygrad.py) or left an asyncio task that
+// ignores its cancellation is not re-run, or Restart Python could not fix it. Each re-run asks Python
+// to check its own machinery afterwards (runtime.run's `check`, the contract's one check): when a
+// re-run broke it (error broken), re-running stops there, the block concerned names the block that
+// broke it and offers "Restart Python without re-running blocks" (restartPython(block, { replay: false })).
+// A block whose last run was stopped, changed the lesson's engine, left such a task or, re-run, broke
+// Python never runs first for a later block until its code changes: the later block names it instead;
+// and one that runs first again in a fresh Python is named too.
 // What it is not: a block's look (block.mjs) or Python (runtime.mjs runs the code).
 import { ERROR } from "../runtime/contract.mjs";
 import { endedByStop, runtime } from "../runtime/runtime.mjs";
+
+const ENGINE_CHANGED = "its last run changed what the lesson's engine and figures compute with";
+const TASKS_LEFT = "its last run left an asyncio task running that ignored its cancellation";
 
 /** The runs of one page visit: the blocks that have run, and the queue of runs. */
 export class PageRuns {
   ran = new Set(); // blocks that ran in the current interpreter (they are not run again as predecessors)
   succeeded = new Map(); // block -> the code of its last run, when that run succeeded (replayed after a restart)
-  stoppedWith = new Map(); // block -> the code of its last run, when Stop ended that run
+  // block -> { code, why }: a block whose last run (with that code) was stopped, changed the lesson's engine or,
+  // re-run, broke Python: it never runs first for a later block until its code changes (a later block says so)
+  notRunFirst = new Map();
+  ranIn = new Map(); // block -> { interpreter, code }: the runtime.interpreter its last run ran in, and its code
   interpreterRanIn = null; // the runtime.interpreter the blocks of `ran` ran in
   queue = Promise.resolve();
   stops = 0; // Stop presses so far: a queued request made before a Stop does not run
@@ -51,7 +60,7 @@ export class PageRuns {
   }
 
   /** Run `target` after any earlier blocks that have not run in the current interpreter. Resolves to
-   *  the result of `target`'s run (runtime.run's { ok, report, error, engineChanged }) once it ended;
+   *  the result of `target`'s run (runtime.run's { ok, report, error, engineChanged, tasksLeft }) once it ended;
    *  never rejects. */
   request(target) {
     if (target.state !== "queued" && target.state !== "running") {
@@ -95,6 +104,11 @@ export class PageRuns {
       this.interpreterRanIn = runtime.interpreter;
     }
     const earlier = this.blocks.slice(0, this.blocks.indexOf(target)).filter((block) => this.needsRun(block));
+    const notRunFirst = this.keptBack(target);
+    const again = earlier.filter((block) => { // the same code again, in a fresh Python
+      const last = this.ranIn.get(block);
+      return last !== undefined && last.interpreter !== runtime.interpreter && last.code === block.code();
+    });
     for (const block of earlier) block.setState("queued");
     let interrupted = false;
     for (const block of [...earlier, target]) {
@@ -105,15 +119,21 @@ export class PageRuns {
       }
       const code = block.code();
       this.running = block;
-      const result = await block.execute(this.key, code, fresh);
+      // The target's notes are part of its run: written before it shows as finished, never after.
+      const notes = block === target ? (result) => this.notesAfter(result, stopsSoFar, again, notRunFirst) : undefined;
+      const result = await block.execute(this.key, code, fresh, notes);
       this.running = null;
       this.lastRun = block;
       fresh = false;
-      if (result.ok && !result.engineChanged) this.succeeded.set(block, code); // replaying it would break the engine again
+      // replaying it would break the engine again, or start again a task that ignores its cancellation
+      if (result.ok && !result.engineChanged && !result.tasksLeft) this.succeeded.set(block, code);
       else this.succeeded.delete(block);
       const stopped = endedByStop(result.error) || this.stops !== stopsSoFar;
-      if (stopped) this.stoppedWith.set(block, code);
-      else this.stoppedWith.delete(block);
+      this.ranIn.set(block, { interpreter: runtime.interpreter, code });
+      if (stopped) this.notRunFirst.set(block, { code, why: "its last run was stopped" });
+      else if (result.engineChanged) this.notRunFirst.set(block, { code, why: ENGINE_CHANGED });
+      else if (result.tasksLeft) this.notRunFirst.set(block, { code, why: TASKS_LEFT });
+      else this.notRunFirst.delete(block);
       const restarted = runtime.interpreter !== this.interpreterRanIn; // restore() follows
       if (!restarted) this.ran.add(block);
       if (this.chained) for (const later of this.blocks.slice(this.blocks.indexOf(block) + 1)) this.ran.delete(later);
@@ -121,11 +141,37 @@ export class PageRuns {
     }
   }
 
-  /** An earlier block runs before a later one unless it ran already. A block that was stopped counts as
-   *  run (its loop is not repeated) until the reader changes its code: then it runs again first. */
+  /** The target's notes once its run gave `result`: the earlier blocks that ran first again in a fresh
+   *  Python (`again`) and those that did not run first (`keptBack`); none when Stop or a restart ended it. */
+  notesAfter(result, stopsSoFar, again, keptBack) {
+    if (endedByStop(result.error) || this.stops !== stopsSoFar || runtime.interpreter !== this.interpreterRanIn) return [];
+    const notes = [];
+    if (again.length > 0) {
+      const one = again.length === 1;
+      notes.push(`Python was restarted since ${blockNumbers(again)} last ran: re-ran ${one ? "it" : "them"} first, `
+        + `for what ${one ? "it defines" : "they define"}.`);
+    }
+    for (const block of keptBack) {
+      notes.push(`${capitalized(blockNumbers([block]))} did not run first: ${this.notRunFirst.get(block).why}. `
+        + "Run it again, or press its Reset, if this block needs what it defines.");
+    }
+    return notes;
+  }
+
+  /** An earlier block runs before a later one unless it ran already. A block of `notRunFirst` (stopped,
+   *  changed the engine, broke Python) never runs first, whatever restarts came since, until the reader
+   *  changes its code: then it runs again first. */
   needsRun(block) {
+    if (this.notRunFirst.has(block)) return this.notRunFirst.get(block).code !== block.code();
     if (this.chained && this.succeeded.get(block) !== block.code()) return true; // changed, or failed, since it ran
-    return !this.ran.has(block) || (this.stoppedWith.has(block) && this.stoppedWith.get(block) !== block.code());
+    return !this.ran.has(block);
+  }
+
+  /** The earlier blocks `target` may need that do not run first (notRunFirst) and whose definitions this
+   *  Python lacks: their last run was in another interpreter. */
+  keptBack(target) {
+    return this.blocks.slice(0, this.blocks.indexOf(target)).filter((block) =>
+      this.notRunFirst.get(block)?.code === block.code() && this.ranIn.get(block)?.interpreter !== runtime.interpreter);
   }
 
   /** Python was replaced by a fresh interpreter: queue the restoring of this page's definitions. */
@@ -165,7 +211,7 @@ export class PageRuns {
       this.breaker = null;
       reporter?.note("No block was re-run: what the blocks had defined is gone."
         + (breaker ? ` ${capitalized(blockNumbers([breaker]))} broke Python when it was re-run: change it or press `
-          + "its Reset before you run it, or a block after it (which runs it first)." : ""));
+          + "its Reset before you run it again (until then, no later block runs it first)." : ""));
       return;
     }
     const replayed = this.blocks.filter((block) => this.succeeded.has(block));
@@ -181,24 +227,25 @@ export class PageRuns {
     const failed = [];
     let broke = null; // { block, error }: the re-run after which even an empty block failed
     let fresh = true;
+    const replayedCode = new Map();
     for (const block of replayed) {
       const code = block.code();
-      const result = await runtime.run({ page: this.key, code, fresh, filename: block.filename,
+      replayedCode.set(block, code);
+      const result = await runtime.run({ page: this.key, code, fresh, filename: block.filename, check: true,
                                          label: `${block.about} (re-run to restore your definitions)` });
       fresh = false;
       if (runtime.interpreter !== this.interpreterRanIn || this.stops !== stopsBefore) break;
       notReplayed.delete(block);
-      if (result.ok && !result.engineChanged) {
+      this.ranIn.set(block, { interpreter: runtime.interpreter, code });
+      if (result.ok && !result.engineChanged && !result.tasksLeft) {
         this.ran.add(block);
         this.succeeded.set(block, code);
       } else {
         failed.push(block);
         this.succeeded.delete(block);
       }
-      const probe = await runtime.probe({ label: "a check that Python still works" });
-      if (probe.error?.kind === ERROR.BROKEN) {
-        broke = { block, error: probe.error };
-        this.succeeded.delete(block);
+      if (result.error?.kind === ERROR.BROKEN) {
+        broke = { block, error: result.error };
         break;
       }
     }
@@ -211,6 +258,7 @@ export class PageRuns {
     }
     if (broke) {
       this.breaker = broke.block;
+      this.notRunFirst.set(broke.block, { code: replayedCode.get(broke.block), why: "its re-run broke the page's Python" });
       const rest = replayed.slice(replayed.indexOf(broke.block) + 1);
       reporter?.endRestoring();
       reporter?.offerPlainRestart(`Re-running ${blockNumbers([broke.block])} broke the page's Python: after it, even `

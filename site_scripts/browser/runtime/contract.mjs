@@ -8,9 +8,8 @@
 /** The requests the page sends (fields besides kind). */
 export const REQUEST = Object.freeze({
   CONFIGURE: "configure", // id, engineSource
-  RUN: "run", // id, page, code, filename, fresh
+  RUN: "run", // id, page, code, filename, fresh, check
   CALL: "call", // id, module, fn, kwargs, page
-  PROBE: "probe", // id
   STOP: "stop", // ids
 });
 
@@ -20,7 +19,7 @@ export const EVENT = Object.freeze({
   OUTPUT: "output", // id, stream, text
   GRAPH: "graph", // id, graph
   DEEP_GRAPH: "deep-graph", // no fields
-  RESULT: "result", // id, ok, error, report, engineChanged, value, printed, printedLines, deepGraph
+  RESULT: "result", // id, ok, error, report, engineChanged, tasksLeft, value, printed, printedLines, deepGraph
   STATUS: "status", // state, message, progress, boot
   FATAL: "fatal", // error
 });

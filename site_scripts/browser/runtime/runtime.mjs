@@ -1,5 +1,5 @@
 // runtime.mjs: the page's handle on Python: the worker in worker.mjs, and when it starts, restarts and runs which engine.
-// What it is: one shared `runtime` object (start, startWhenNear, onStatus, ready, run, call, probe,
+// What it is: one shared `runtime` object (start, startWhenNear, onStatus, ready, run, call,
 // answering, stop, restart, onRestart, useEngine, engineSource, onEngineChange) used by the runnable blocks, the
 // figures and the engine's editor and banner. It starts the module worker (or, on a full page load
 // that opens near a block or figure, adopts the one start-early.js already created, with the messages
@@ -63,6 +63,7 @@ const RESTART_ERRORS = { stopped: ERROR.STOPPED, unresponsive: ERROR.STOPPED, cr
 class Runtime {
   #worker = null;
   #interrupt = null; // Int32Array over a SharedArrayBuffer, when the page is cross-origin isolated
+  #interrupted = new Set(); // ids of the requests a Stop interrupted that Python has not answered yet
   #token = ""; // what tells the current worker's messages from forged ones
   #deepGraph = false; // the worker's Python holds (or a run is building) a chain of Values deep enough to crash it
   #pending = new Map(); // request id -> { resolve, onOutput, onGraph, onStart, onPrinted, kind, label, since }
@@ -174,23 +175,25 @@ class Runtime {
   /**
    * Run `code` in the namespace of `page`. onOutput(stream, text) receives stdout, stderr and the page's
    * notes as they come, onGraph(graph) each graph show() draws ({ title, states }), in order with them.
-   * Optional: filename (shown in tracebacks), fresh (start the page's namespace anew),
+   * Optional: filename (shown in tracebacks), fresh (start the page's namespace anew), check (Python then
+   * checks its own machinery still answers, even after a run that succeeded: error broken when it does not),
    * onStart() (called when the code actually starts executing), label (who runs it, for `answering`).
-   * Resolves to { ok, report, error, engineChanged }, never rejects: report is what the output already
+   * Resolves to { ok, report, error, engineChanged, tasksLeft }, never rejects: report is what the output already
    * showed of an error ("" if nothing), error null or { kind, message, ... } (contract.mjs ERROR: exception,
    * stopped, exit, restarted, crashed, not-started, ...), engineChanged whether the run changed the
-   * lesson's engine (a restart does not replay such a run).
+   * lesson's engine, tasksLeft whether an asyncio task it started ignored its cancellation and goes on (a
+   * restart replays neither).
    */
   async run({ page, code, onOutput = () => {}, onGraph = () => {}, filename = "<python block>", fresh = false,
-              onStart = () => {}, label = "a code block" }) {
+              check = false, onStart = () => {}, label = "a code block" }) {
     if (typeof page !== "string" || typeof code !== "string") {
       return { ok: false, report: "", engineChanged: false,
                error: { kind: ERROR.BAD_REQUEST, message: "runtime.run needs { page: string, code: string }" } };
     }
-    const result = await this.#request({ kind: REQUEST.RUN, page, code, filename, fresh },
+    const result = await this.#request({ kind: REQUEST.RUN, page, code, filename, fresh, check },
                                        { kind: REQUEST.RUN, onOutput, onGraph, onStart, label });
     return { ok: result.ok, report: result.report ?? "", error: result.error ?? null,
-             engineChanged: result.engineChanged === true };
+             engineChanged: result.engineChanged === true, tasksLeft: result.tasksLeft === true };
   }
 
   /**
@@ -210,13 +213,6 @@ class Runtime {
     throw new PythonCallError({ ...result.error, printed: result.printed ?? "" });
   }
 
-  /** Whether the lesson's own machinery in Python still answers (an empty block in a page of its own
-   *  runs): resolves to { ok, error } (error.kind broken when a block broke it; never rejects). */
-  async probe({ label = "a check of Python" } = {}) {
-    const result = await this.#request({ kind: REQUEST.PROBE }, { kind: REQUEST.PROBE, label });
-    return { ok: result.ok, error: result.error ?? null };
-  }
-
   /** The request Python works on now, if any besides the first configure: { label, since } (since:
    *  performance.now() when Python began it), else null. */
   get answering() {
@@ -230,10 +226,14 @@ class Runtime {
   stop() {
     const running = [...this.#pending].filter(([, request]) => request.kind !== REQUEST.CONFIGURE);
     if (!this.#worker || running.length === 0) return;
+    // A second Stop (a double-click) while the first one's interrupt is under way is ignored: it would
+    // interrupt Python once it has answered, in its own code or in the next request.
+    if (running.every(([id]) => this.#interrupted.has(id))) return;
     if (this.#interrupt && this.#status.state !== "starting") {
       this.#interrupt[0] = SIGINT;
       Atomics.notify(this.#interrupt, 0); // wakes a time.sleep at once
       const interrupted = running.map(([id]) => id);
+      for (const id of interrupted) this.#interrupted.add(id);
       this.#worker.postMessage({ kind: REQUEST.STOP, ids: interrupted }); // for a run that waits in an await
       // The interrupt reaches the request Python works on now; those queued behind it start afterwards
       // and may take long in their turn without having ignored anything.
@@ -312,6 +312,8 @@ class Runtime {
       case EVENT.RESULT:
         this.#deepGraph = Boolean(data.deepGraph);
         this.#pending.delete(data.id);
+        // An interrupt Python has not taken by the time the interrupted requests are answered would stop the next one.
+        if (this.#interrupted.delete(data.id) && this.#interrupted.size === 0 && this.#interrupt) this.#interrupt[0] = 0;
         if (this.#status.state === "running") this.#setStatus({ state: "ready", message: "Python is ready" });
         request?.resolve(data);
         break;
@@ -346,6 +348,7 @@ class Runtime {
     this.#worker?.terminate();
     this.#worker = null;
     this.#interrupt = null;
+    this.#interrupted.clear();
     const kind = RESTART_ERRORS[reason] ?? ERROR.RESTARTED;
     this.#finishPending(kind === ERROR.CRASHED ? { kind, message, cause: fatal?.kind ?? ERROR.FATAL } : { kind, message });
     this.start();

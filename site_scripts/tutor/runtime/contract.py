@@ -36,16 +36,15 @@ REQUESTS = (
          about="The page's settings for a new interpreter, sent first: it installs the page's guards, and "
                "engineSource (the reader's edited tinygrad.py, or null for the lesson's) as the engine. A live "
                "interpreter never changes engine: the page replaces it instead."),
-    Kind("run", ("id", "page", "code", "filename", "fresh"), queued=True,
+    Kind("run", ("id", "page", "code", "filename", "fresh", "check"), queued=True,
          about="Run a block's code in the namespace of page (a fresh one if fresh), with tracebacks naming "
-               "filename; events begin, output and graph come while it runs, then its result."),
+               "filename; events begin, output and graph come while it runs, then its result. Whether the "
+               "lesson's own machinery still answers is checked after a run that raised, and after any run when "
+               "check is true (the page's re-runs): Python runs an empty block in a page of its own, which can "
+               "only fail when something a block changed broke the runtime; then the run's error is broken."),
     Kind("call", ("id", "module", "fn", "kwargs", "page"), queued=True,
          about="Call module.fn(**kwargs), a function the module lists in PAGE_CALLS (page_calls.py), with "
                "the namespace of page too when page is not null; its result carries the value."),
-    Kind("probe", ("id",), queued=True,
-         about="Whether the lesson's own machinery still answers: Python runs an empty block in a page of its "
-               "own, which can only fail when something a block changed broke the runtime (error broken). The "
-               "page probes after each block it re-runs to restore definitions."),
     Kind("stop", ("ids",), queued=False,
          about="Stop: if the request Python answers now is one of ids and waits in an await, cancel it (an "
                "idle Python never sees the interrupt flag). No result comes back for a stop."),
@@ -62,12 +61,13 @@ EVENTS = (
                "expression_graph)."),
     Kind("deep-graph", (), sender="python",
          about="A run is building a chain of Values deep enough to crash Python when it is freed."),
-    Kind("result", ("id", "ok", "error", "report", "engineChanged", "value", "printed", "printedLines",
-                     "deepGraph"),
+    Kind("result", ("id", "ok", "error", "report", "engineChanged", "tasksLeft", "value", "printed",
+                     "printedLines", "deepGraph"),
          sender="python",
          about="How request id ended. error: null or an error {kind, message, ...}. A run adds report (what "
-               "its output showed of the error, \"\" if nothing) and engineChanged (it changed the lesson's "
-               "engine or what its figures compute with, such as math.tanh: the page does not replay it); a call "
+               "its output showed of the error, \"\" if nothing), engineChanged (it changed the lesson's "
+               "engine or what its figures compute with, such as math.tanh) and tasksLeft (an asyncio task it "
+               "started ignored its cancellation and goes on): the page does not replay such a run; a call "
                "adds value, printed (the first lines the function printed, kept from the page's console) and "
                "printedLines (how many lines it printed in all). deepGraph: Python now "
                "holds a chain of Values that may crash it when freed."),

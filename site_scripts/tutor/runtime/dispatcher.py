@@ -2,7 +2,7 @@
 
 What it is: `dispatcher(send, wait)` makes, once per interpreter, the function the worker hands every
 request to: `await dispatch(request_text)` reads a request of the contract (contract.py: configure,
-run, call, probe, stop), answers it and returns its "result" event as JSON text (None for a stop),
+run, call, stop), answers it and returns its "result" event as JSON text (None for a stop),
 while the events that come meanwhile (begin, output, graph, deep-graph) go out through
 `send(event_text)`. It never raises: a request it cannot read is answered with a bad-request error,
 and every result says whether Python now holds a deep chain of Values (deepGraph), for the message
@@ -13,9 +13,12 @@ holds the function it got at boot. After every request that may have run the rea
 call with a page's namespace, any call while the reader's engine is installed) the keeper (keeper.py)
 puts back whatever it changed in the lesson's own modules, and a run says so in its output; after the
 other requests the keeper only notes the modules imported meanwhile.
-Broken machinery: when the runtime itself raises, or a run fails and even an empty block then
-fails (`probe`: a block changed something the runtime relies on, such as `ast.parse`), the answer
-is the error `broken`, so the page can tell the reader that Python, not their code, needs a restart.
+Broken machinery: when the runtime itself raises, or after a run that raised (or any run asked to
+`check`, as the page's re-runs are) even an empty block fails (a block changed something the runtime
+relies on, such as `ast.parse`), the answer is the error `broken`, so the page can tell the reader
+that Python, not their code, needs a restart. This is the one check of the machinery.
+A Stop whose interrupt arrives once the reader's code has ended (pressed just then, or twice) never ends
+the answer: the dispatcher's own work after the code is done again.
 `wait(seconds)` is the worker's blocking wait that time.sleep uses (guards.py).
 What it is not: the jobs themselves: running (runner.py), calling (page_calls.py), Stop
 (stopping.py), the guards (guards.py), the keeper (keeper.py) and the engine's installation
@@ -83,9 +86,9 @@ def dispatcher(send, wait=None):
         page, code = request.get("page"), request.get("code")
         filename, fresh = request.get("filename") or "<python block>", request.get("fresh", False)
         if not (isinstance(page, str) and isinstance(code, str) and isinstance(filename, str)
-                and isinstance(fresh, bool)):
-            return {"ok": False, "error": error("bad-request", "run: needs page and code (text), filename (text) "
-                                                              "and fresh (true or false)")}
+                and isinstance(fresh, bool) and isinstance(request.get("check", False), bool)):
+            return {"ok": False, "error": error("bad-request", "run: needs page and code (text), filename (text), "
+                                                              "fresh and check (true or false)")}
         identifier = request["id"]
         return await run_block(page, code, lambda stream, text: emit("output", id=identifier, stream=stream, text=text),
                                lambda graph: emit("graph", id=identifier, graph=graph), filename=filename, fresh=fresh)
@@ -116,23 +119,17 @@ def dispatcher(send, wait=None):
         kind = failure.get("type") or failure.get("kind") or "Error"
         return f"{kind}: {failure.get('message', '')}", kind
 
-    async def probe(request=None):
-        failure = await machinery_failure()
-        if failure is None:
-            return {"ok": True, "error": None}
-        return {"ok": False, "error": broken_error(*failure)}
-
     async def machinery_failed(identifier, answer):
-        """After a run that failed with an exception: if even an empty block fails, the run's error is the
-        machinery's (broken), and its output says so."""
+        """After a run that failed with an exception, or one asked to check: if even an empty block fails, the
+        run's error is the machinery's (broken), and its output says so."""
         failure = await machinery_failure()
         if failure is None:
             return answer
         emit("output", id=identifier, stream="note", text=bracketed(BROKEN_NOTE.format(failure=failure[0])))
-        return {**answer, "error": broken_error(*failure)}
+        return {**answer, "ok": False, "error": broken_error(*failure)}
 
     run_block, call_function, stop_waiting_run = runner.run, page_calls.call, stopping.stop_waiting_run
-    handlers = {"configure": configure, "run": run, "call": call, "probe": probe}
+    handlers = {"configure": configure, "run": run, "call": call}
 
     async def dispatch(text):
         try:
@@ -165,14 +162,23 @@ def dispatcher(send, wait=None):
             answering["id"] = None
         reader_ran = kind == "run" or (kind == "call" and request.get("page") is not None)
         if reader_ran or (kind == "call" and readers_engine["installed"]):
-            mended = mend_modules(reader_ran=reader_ran)
+            mended = despite_a_late_stop(mend_modules, reader_ran=reader_ran)
             if mended and kind == "run":
                 emit("output", id=identifier, stream="note", text=bracketed(mended))
         elif kind != "configure":
-            note_new_modules()
-        if kind == "run" and not answer["ok"] and (answer.get("error") or {}).get("kind") == "exception":
+            despite_a_late_stop(note_new_modules)
+        raised = not answer["ok"] and (answer.get("error") or {}).get("kind") == "exception"
+        if kind == "run" and (raised or request.get("check") is True):
             answer = await machinery_failed(identifier, answer)
-        return result(identifier, answer)
+        return despite_a_late_stop(result, identifier, answer)
+
+    def despite_a_late_stop(work, *args, **kwargs):
+        """`work(...)` of the dispatcher's own, done again when Stop's interrupt lands in it: pressed as the
+        reader's code ended (or twice), it has nothing left to stop, and must not end the answer."""
+        try:
+            return work(*args, **kwargs)
+        except KeyboardInterrupt:
+            return work(*args, **kwargs)
 
     def result(identifier, answer):
         try:

@@ -4,10 +4,11 @@ What it is: all blocks of a page share one namespace (`namespaces[page]`, holdin
 fresh), in page order. `run(page, code, on_output, on_graph)` executes a block there (top-level
 `await` allowed), prints the value of a final expression like the prompt, streams what it prints
 through output.Output, and answers its result as a plain value: {"ok", "report", "error",
-"engineChanged"}, where report is what the output showed of an error (a traceback of the reader's
+"engineChanged", "tasksLeft"}, where report is what the output showed of an error (a traceback of the reader's
 code, with a hint, hints.py), error the error value of the contract (contract.error: exception,
 stopped or exit) and engineChanged whether the run changed the lesson's engine or what its figures
-compute with (the page does not replay such a run after a restart). After every run the guards put back what a block deleted, the
+compute with, tasksLeft whether an asyncio task it started ignored its cancellation and goes on (the
+page replays neither kind of run after a restart). After every run the guards put back what a block deleted, the
 run's asyncio tasks are cancelled (stopping.py), and a change that lasts is said and remembered with
 the block that made it: what the figures compute with (the figures then name that block), and a
 built-in hidden behind a value of the block's own (`print = None`: a later "'NoneType' object is not
@@ -63,7 +64,7 @@ async def run(page, code, on_output, on_graph=None, filename="<python block>", f
     guards.watch.start(namespace, filename)
     stopping.started()
     guards.restore_recursion_limit()  # one lowered outside a run (by a call's code) holds no longer
-    repaired, engine_changed, recursion_limit = "", False, ""
+    repaired, engine_changed, recursion_limit, tasks_left = "", False, "", False
     engine_before, figures_before = guards.engine_changes(), guards.figures_changes()
     shadowed_before = guards.shadowed_built_ins(namespace)
     try:
@@ -72,7 +73,7 @@ async def run(page, code, on_output, on_graph=None, filename="<python block>", f
         finally:
             recursion_limit = guards.restore_recursion_limit()  # first: what follows needs room for its calls
             guards.watch.stop()
-            ended_tasks = await stopping.end_tasks()
+            ended_tasks, tasks_left = await stopping.end_tasks()
             figures_now = guards.figures_changes()
             remarks = (recursion_limit, guards.repair(namespace, shower(namespace)), ended_tasks,
                        figures_remark(filename, figures_now, figures_before),
@@ -83,7 +84,7 @@ async def run(page, code, on_output, on_graph=None, filename="<python block>", f
         if repaired:
             printed.write("note", output.bracketed(repaired))
         printed.finish()
-        return succeeded(engine_changed)
+        return {**succeeded(engine_changed), "tasksLeft": tasks_left}
     except SystemExit as exit_request:
         try:
             result = ended_by_exit(exit_request, printed, engine_changed)
@@ -92,14 +93,14 @@ async def run(page, code, on_output, on_graph=None, filename="<python block>", f
             printed.report("stderr", result["report"])
         if repaired:
             printed.on_output("note", output.bracketed(repaired))
-        return result
+        return {**result, "tasksLeft": tasks_left}
     except BaseException as raised:  # noqa: BLE001 - KeyboardInterrupt is the reader's too
         lowered = LOWERED_LIMIT if recursion_limit and isinstance(raised, RecursionError) else None
         result = ended_by_error(raised, engine_changed, lowered or hidden_built_in(page, namespace, raised))
         printed.report("stderr", result["report"])
         if repaired:
             printed.on_output("note", output.bracketed(repaired))
-        return result
+        return {**result, "tasksLeft": tasks_left}
     finally:
         sys.stdin, sys.stdout, sys.stderr = saved_streams
         stopping.ended()

@@ -10,7 +10,8 @@ the run then ends like an interrupted one (`ended_by_stop(error)`). The runner m
 progress with `started()` and `ended()`.
 A block's asyncio tasks end with it: `await end_tasks()`, when a run ends (or Stop ended it),
 cancels every task the run started and left running (asyncio.ensure_future of a loop that would
-go on changing the page's Python behind the next blocks) and says which, and which ignored it.
+go on changing the page's Python behind the next blocks) and says which, and which ignored it (those
+go on: the page then never replays that run, and only Restart Python ends them).
 What it is not: the interrupt itself (the page's runtime.mjs sets the flag) nor a way to stop
 Python that runs (only the flag, or a fresh worker, does that).
 """
@@ -95,10 +96,11 @@ def task_name(task):
 
 
 async def end_tasks():
-    """Cancel the tasks the run in progress started and left running; the remark to show ("" if none)."""
+    """Cancel the tasks the run in progress started and left running; (the remark to show, "" if none; whether
+    one of them ignored its cancellation and goes on)."""
     left = [task for task in readers_tasks() if task not in earlier_tasks]
     if not left:
-        return ""
+        return "", False
     for task in left:
         task.cancel()
     for _ in range(TURNS_TO_END):
@@ -114,4 +116,4 @@ async def end_tasks():
     ignoring = sorted({task_name(task) for task in left if not task.done()})
     if ignoring:
         remark += f"\n{', '.join(ignoring)} caught the cancellation and goes on: press Restart Python to end it."
-    return remark
+    return remark, bool(ignoring)

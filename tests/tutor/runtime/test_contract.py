@@ -1,14 +1,16 @@
 """Tests of the contract between the page and Python, through the one dispatcher, in CPython.
 
 What it is: the dispatcher driven as the worker drives it (JSON text in, the result's JSON text out,
-events through `send`): every request kind (configure, run, call, probe, stop), every event kind
+events through `send`): every request kind (configure, run, call, stop), every event kind
 Python sends (begin, output, graph, deep-graph, result) with only the fields the contract declares,
 and every error kind Python finds (exception, stopped, exit, not-allowed, bad-request, bad-arguments,
 no-namespace, not-json, broken), none of them an exception out of the dispatcher; a block that
 replaces the runtime's names cannot break the next request (the keeper puts them back, and says so),
-a lesson module a block imported and changed is imported afresh, and a block that breaks what the
-runtime relies on elsewhere makes the probe and the next run answer `broken`; whose fault an error is (a
-reader's error whose own code fails while shown stays theirs, only Stop's interrupt is "stopped"); what a
+a lesson module a block imported and changed is imported afresh, a block that clears sys.modules breaks
+no other block, and a block that breaks what the
+runtime relies on elsewhere makes a checked run and the next run answer `broken`; whose fault an error is (a
+reader's error whose own code fails while shown stays theirs, only Stop's interrupt is "stopped", and one that
+lands after the reader's code ended never ends the answer); what a
 block leaves behind is said and ended or named (its asyncio tasks cancelled, a figure names the block that
 changed what it computes with, a later error the block that hid a built-in); and the JavaScript copy of the kinds
 (site_scripts/browser/runtime/contract.mjs) is the one contract_js.py writes from contract.py, which
@@ -76,6 +78,12 @@ def run(worker, identifier, code, page="contract-page", fresh=True):
                         "fresh": fresh})
 
 
+def checked_run(worker, identifier, code):
+    """A run as the page re-runs a block to restore definitions: Python then checks its machinery still answers."""
+    return worker.send({"kind": "run", "id": identifier, "page": "contract-page", "code": code, "filename": "<block 1>",
+                        "fresh": False, "check": True})
+
+
 def call(worker, identifier, module, fn, kwargs=None, page=None):
     return worker.send({"kind": "call", "id": identifier, "module": module, "fn": fn, "kwargs": kwargs or {},
                         "page": page})
@@ -86,7 +94,7 @@ def call(worker, identifier, module, fn, kwargs=None, page=None):
 def test_a_run_sends_begin_output_and_graph_events_then_its_result(worker):
     result = run(worker, 1, "from tinygrad import Value\nx = Value(3)\nprint('x is', x.data)\nshow(x * x)\nx.data")
     assert result == {"kind": "result", "id": 1, "ok": True, "report": "", "error": None, "engineChanged": False,
-                      "deepGraph": False}
+                      "tasksLeft": False, "deepGraph": False}
     assert [event["kind"] for event in worker.events if event["kind"] != "output"] == ["begin", "graph"]
     printed = "".join(event["text"] for event in worker.of(1, "output"))
     assert printed == "x is 3.0\nGraph of the expression: 2 values, 2 edges\n3.0\n"
@@ -181,6 +189,7 @@ def test_a_task_a_block_leaves_running_is_cancelled_when_the_block_ends_and_the_
     first, *later = in_one_loop(worker, block(43, "stubborn = False\n" + TICKING, fresh=True),
                                 *(block(identifier, "print(task.cancelled(), ticks)") for identifier in (44, 45)))
     assert first["ok"] is True and [result["ok"] for result in later] == [True, True]
+    assert first["tasksLeft"] is False  # the task ended: the page may replay this block after a restart
     assert "".join(event["text"] for event in worker.of(43, "output")) == (
         "[This block left an asyncio task running (ticking()): it is cancelled now that the block has ended, so it "
         "changes nothing behind the next blocks. `await` a task in its block to let it finish.]\n")
@@ -193,6 +202,7 @@ def test_a_task_that_catches_its_cancellation_is_told_of_once_and_stop_cancels_a
     assert "ticking() caught the cancellation and goes on: press Restart Python to end it." in "".join(
         event["text"] for event in worker.of(46, "output"))
     assert worker.of(47, "output") == [] and stubborn["ok"] is True  # the next block is not blamed for it
+    assert stubborn["tasksLeft"] is True  # the page never replays this block: a restart would start the task again
 
     async def run_then_stop():
         running = asyncio.ensure_future(worker.dispatch(json.dumps(block(49, "stubborn = False\n" + TICKING.replace(
@@ -296,16 +306,21 @@ def test_a_run_that_changes_the_engine_says_so(worker, monkeypatch):
 # ---- Every error kind Python finds -------------------------------------------------------------
 
 def test_an_exception_in_a_run_is_reported_and_carries_its_type_and_hint(worker):
-    result = run(worker, 12, "import numpy")
+    result = run(worker, 12, "import numpy as np")
     error = result["error"]
     assert error["kind"] == "exception" and error["type"] == "ModuleNotFoundError" and error["hint"] == "missing-package"
     assert result["report"] == error["traceback"] and "numpy is not available here" in result["report"]
+    assert all(word in result["report"] for word in ("offline", "standard library", "tinygrad"))  # what there is
     assert "".join(event["text"] for event in worker.of(12, "output")) == result["report"]  # shown in the output
+    syntax = run(worker, 62, "total = 1\nprint(total +)\nprint('never')")
+    assert syntax["error"]["type"] == "SyntaxError" and 'File "<block 1>", line 2' in syntax["report"], syntax
+    assert "never" not in "".join(event["text"] for event in worker.of(62, "output"))
 
 
 def test_exit_with_a_status_is_an_exit_error_and_without_one_is_no_error(worker):
     result = run(worker, 13, "raise SystemExit(3)")
     assert result["error"] == {"kind": "exit", "message": "SystemExit: 3", "status": 3}
+    assert "".join(event["text"] for event in worker.of(13, "output")) == f"SystemExit: 3\n{runner.EXIT_NOTE}\n"
     assert run(worker, 14, "exit()")["ok"] is True
 
 
@@ -328,6 +343,21 @@ def test_only_the_stop_button_s_interrupt_is_a_stopped_error(worker, stop_button
     assert mine["error"]["kind"] == "exception" and mine["error"]["type"] == "KeyboardInterrupt"
     assert mine["report"].endswith('    raise KeyboardInterrupt(\'mine\')\nKeyboardInterrupt: mine\n')
     assert "Stop" not in "".join(event["text"] for event in worker.of(39, "output"))
+
+
+def test_a_stop_that_lands_after_the_reader_s_code_ended_never_ends_the_answer(monkeypatch):
+    interrupts = [stopping.StopPressed()]  # the Stop button's interrupt, pressed as the block ended (or twice)
+
+    def interrupted_once(namespaces):
+        if interrupts:
+            raise interrupts.pop()
+        return False
+
+    monkeypatch.setattr(guards, "holds_deep_graph", interrupted_once)  # the dispatcher's own work after the code
+    late = Worker()
+    result = run(late, 42, "print('ran')")
+    assert result["ok"] is True and interrupts == [], result
+    assert run(late, 43, "print('next')")["ok"] is True
 
 
 UNPRINTABLE = "class Unprintable(Exception):\n    def __str__(self):\n        raise ValueError('no text')\n"
@@ -451,9 +481,30 @@ def test_a_block_that_replaces_the_runtime_s_names_cannot_break_the_next_request
     assert run(worker, 27, "raise ValueError('mine')")["error"]["type"] == "ValueError"  # tracebacks work again
 
 
+def test_a_block_that_clears_sys_modules_breaks_no_other_block_or_figure():
+    saved = dict(sys.modules)
+    engine = sys.modules.pop("tinygrad")
+    worker = Worker()  # a Python that booted before anything imported the engine
+    sys.modules["tinygrad"] = engine  # as a figure's first call imports it
+    assert call(worker, 38, "tutor.figures.x_times_x", "initial")["ok"] is True  # the lesson's own request
+    try:
+        assert run(worker, 39, "import sys\nsys.modules.clear()")["ok"] is True
+        note = "".join(event["text"] for event in worker.of(39, "output") if event["stream"] == "note")
+        assert note.startswith("[This block removed modules Python and the page need from sys.modules (sys, ")
+        assert "they are put back, so the page keeps working." in note
+        assert sys.modules["tinygrad"] is engine  # not made anew by the next import, unlike what the figures hold
+        other = run(worker, 40, "import sys, tinygrad\nprint(tinygrad.Value(2) * 3, bool(sys.warnoptions) in (0, 1))",
+                    page="another-chapter")
+        assert other["ok"] is True, other
+        assert "".join(event["text"] for event in worker.of(40, "output")) == "Value(data=6.0, grad=0.0) True\n"
+        assert call(worker, 41, "tutor.figures.x_times_x", "initial")["ok"] is True
+    finally:
+        sys.modules.update(saved)
+
+
 def test_a_lesson_module_a_block_imported_and_changed_is_imported_afresh(worker, monkeypatch):
     monkeypatch.delitem(sys.modules, "tutor.figures.paths_add_up", raising=False)  # imported by no one yet
-    worker.send({"kind": "probe", "id": 28})  # a request before the block: the keeper noted the modules
+    assert call(worker, 28, "tutor.figures.x_times_x", "initial")["ok"] is True  # before the block: the keeper noted the modules
     assert run(worker, 29, "import tutor.figures.paths_add_up as model\nmodel.initial = None")["ok"] is True
     result = call(worker, 30, "tutor.figures.paths_add_up", "initial")
     assert result["ok"] is True, result
@@ -468,13 +519,16 @@ def test_the_lesson_s_own_requests_never_count_as_a_block_s_changes(worker):
     assert [event for event in worker.events if event["kind"] == "output" and event["stream"] == "note"] == []
 
 
-def test_a_probe_answers_whether_even_an_empty_block_runs(worker, monkeypatch):
+def test_a_checked_run_answers_whether_even_an_empty_block_runs_after_it(worker, monkeypatch):
     import ast
-    assert worker.send({"kind": "probe", "id": 31}) == {"kind": "result", "id": 31, "ok": True, "error": None,
-                                                        "deepGraph": False}
-    monkeypatch.setattr(ast, "parse", ast.parse)  # put back after the test
-    assert run(worker, 32, "import ast\nast.parse = None")["ok"] is True  # a standard module: not the keeper's
-    broken = worker.send({"kind": "probe", "id": 33})["error"]
+    assert checked_run(worker, 31, "x = 1")["ok"] is True
+    parse = ast.parse
+    monkeypatch.setattr(ast, "parse", parse)  # put back after the test
+    assert run(worker, 32, "import ast\nast.parse = None")["ok"] is True  # unchecked and no error: not looked at
+    ast.parse = parse
+    result = checked_run(worker, 33, "import ast\nast.parse = None")  # as the page re-runs a block: checked
+    assert result["ok"] is False
+    broken = result["error"]
     assert broken["kind"] == "broken" and broken["type"] == "TypeError", broken
     assert "(TypeError: 'NoneType' object is not callable), not your code" in broken["message"]
     result = run(worker, 34, "print('anything')")
