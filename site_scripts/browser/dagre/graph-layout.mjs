@@ -7,8 +7,8 @@ import dagre from "@dagrejs/dagre";
 
 // An edge label's 13 px text: about what a character takes at most (bold included), its line height, how far it
 // reaches above and below its baseline, and the room its 4 px halo needs around it.
-export const LABEL = { characterWidth: 8, lineHeight: 16, ascent: 12, descent: 4, room: 3 };
-const SPACING = { nodesep: 20, edgesep: 14, ranksep: 18, marginx: 12, marginy: 12 };
+export const LABEL = { characterWidth: 7, lineHeight: 16, ascent: 12, descent: 4, room: 3 };
+const SPACING = { nodesep: 20, edgesep: 14, ranksep: 6, marginx: 6, marginy: 8 };
 
 /** The lines an edge's label shows now: "× 3", then "adds 6" once the edge is done. */
 export const labelLines = (edge) => [`× ${edge.local_text}`, ...(edge.contribution_text === null ? [] : [`adds ${edge.contribution_text}`])];

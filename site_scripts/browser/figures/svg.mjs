@@ -155,8 +155,8 @@ function pathData(pixels) {
 
 // ---- Computation graphs ------------------------------------------------------------------
 
-const BOX = { width: 104, height: 66 };
-const CHARACTER_WIDTH = 8; // about what a character of a box's 14 px text takes (bold included)
+const BOX = { width: 96, height: 66 };
+const CHARACTER_WIDTH = 7.5; // about what a character of a box's 14 px text takes at most (bold included)
 // The smallest text of a graph (its edge labels, 13 px in figures.css) is never drawn smaller than 11 px: a
 // graph keeps at least 11/13 of its size, and a column too narrow for that (a phone) scrolls it sideways.
 const SMALLEST_TEXT = 13;
