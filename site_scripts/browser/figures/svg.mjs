@@ -5,7 +5,9 @@
 // What it is not: a source of numbers. Apart from axis tick positions, nothing here computes
 // what a figure shows, and nothing here talks to Python (see figure.mjs).
 
-import { LABEL, graphLayout, labelLines } from "../../../vendor/dagre/graph-layout.mjs";
+import { BOX, LABEL, graphLayout, labelLines, nodeHeading } from "../../../vendor/dagre/graph-layout.mjs";
+
+export { nodeHeading };
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const PIXEL_LIMIT = 1e5; // far outside any plot: keeps huge values drawable and clipped
@@ -155,8 +157,6 @@ function pathData(pixels) {
 
 // ---- Computation graphs ------------------------------------------------------------------
 
-const BOX = { width: 96, height: 66 };
-const CHARACTER_WIDTH = 7.5; // about what a character of a box's 14 px text takes at most (bold included)
 // The smallest text of a graph (its edge labels, 13 px in figures.css) is never drawn smaller than 11 px: a
 // graph keeps at least 11/13 of its size, and a column too narrow for that (a phone) scrolls it sideways.
 const SMALLEST_TEXT = 13;
@@ -169,12 +169,7 @@ const READABLE_TEXT = 11;
  * frame can take the focus, for the arrow keys).
  */
 export function graphDrawing(graph, label) {
-  // boxes as wide as their longest name or value ("value 2.45765 × 10⁻⁵" under show()), at least BOX.width; not
-  // their gradients, which appear step by step: the boxes keep their size while the pass goes on
-  const longest = Math.max(...graph.nodes.flatMap((node) => [nodeHeading(node), `value ${node.data_text}`]
-    .map((text) => [...text].length)));
-  const box = { ...BOX, width: Math.max(BOX.width, Math.ceil(longest * CHARACTER_WIDTH + 14)) };
-  const layout = graphLayout(graph, box);
+  const layout = graphLayout(graph);
   const svg = drawing(layout.width, layout.height, label);
   svg.classList.add("figure__graph");
   const arrowId = `figure-arrow-${nextId++}`;
@@ -192,7 +187,7 @@ export function graphDrawing(graph, label) {
       class: row ? "figure__edge-contribution" : "figure__edge-local" }, line)));
     labels.append(texts);
   });
-  for (const node of graph.nodes) svg.append(nodeDrawing(node, layout.nodes.get(node.id), box));
+  for (const node of graph.nodes) svg.append(nodeDrawing(node, layout.nodes.get(node.id), layout.box));
   svg.append(labels); // over the boxes and every line
   svg.style.minWidth = `${Math.ceil((layout.width * READABLE_TEXT) / SMALLEST_TEXT)}px`; // a style set by a script: the CSP allows it
   const frame = document.createElement("div");
@@ -229,8 +224,6 @@ export function graphDescription(graph) {
   return `Computation graph: ${values}. Backward pass: ${pass}.`;
 }
 
-/** How a graph's box names its value: "e = ŷ − y" for a computed value with a formula, else "w". */
-export const nodeHeading = (node) => (node.formula ? `${node.symbol} = ${node.formula}` : node.symbol);
 
 function nodeDrawing(node, [x, y], box) {
   const reached = node.grad_text !== null;
@@ -240,7 +233,7 @@ function nodeDrawing(node, [x, y], box) {
   group.append(svgElement("text", { x: x + box.width / 2, y: y + 18, "text-anchor": "middle", class: "figure__node-name" }, nodeHeading(node)));
   group.append(svgElement("text", { x: x + box.width / 2, y: y + 38, "text-anchor": "middle", "data-field": "data", class: "figure__node-value" }, `value ${node.data_text}`));
   const grad = `grad ${reached ? node.grad_text : "–"}`;
-  const squeezed = [...grad].length * CHARACTER_WIDTH > box.width - 8 ? { textLength: box.width - 8, lengthAdjust: "spacingAndGlyphs" } : {};
+  const squeezed = [...grad].length * BOX.characterWidth > box.width - 8 ? { textLength: box.width - 8, lengthAdjust: "spacingAndGlyphs" } : {};
   group.append(svgElement("text", { x: x + box.width / 2, y: y + 57, "text-anchor": "middle", "data-field": "grad",
     class: "figure__node-grad", ...squeezed }, grad)); // a long gradient is squeezed into its box
   return group;
