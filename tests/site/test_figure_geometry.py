@@ -110,3 +110,56 @@ def test_every_figures_text_stays_in_its_drawing_and_clear_of_the_graphs_boxes(b
         assert faults == {}
     finally:
         context.close()
+
+
+# Whether the reader sees `element`: nothing (Material's header, a sticky picture) covers its middle, which lies
+# in the window and, in a graph that scrolls sideways, in the visible part of its frame.
+SEEN = """(element) => {
+  const shown = element.getBoundingClientRect();
+  const [x, y] = [(shown.left + shown.right) / 2, (shown.top + shown.bottom) / 2];
+  const frame = element.closest(".figure__scroll")?.getBoundingClientRect();
+  if (frame && (x < frame.left || x > frame.right)) return false;
+  return y > 0 && y < innerHeight && x > 0 && x < innerWidth && element.contains(document.elementFromPoint(x, y));
+}"""
+NEURON_ANSWERS = {"Weighted sum n = w₁x₁ + w₂x₂ + b": "0.6931", "Output t = tanh(n)": "0.6", "Local derivative 1 − t²": "0.64",
+                  "Gradient of w₁": "1.28", "Gradient of w₂": "1.92", "Gradient of b": "0.64"}
+
+
+def fields_and_pictures(part, answers, about):
+    """Tap each field in turn, as a reader filling it; then whether the field and `about()`, the part of the
+    picture it is about, are seen together; then type the right answer."""
+    seen = []
+    for label, answer in answers.items():
+        field = part.get_by_role("textbox", name=label, exact=True)
+        expect(field).to_be_enabled(timeout=PYTHON_TIMEOUT_MS)
+        field.click()
+        seen.append((label, field.evaluate(SEEN), about().evaluate(SEEN)))
+        field.fill(answer)
+        field.press("Enter")
+        settled(part)
+    return seen
+
+
+def test_on_a_phone_the_field_being_filled_and_what_it_is_about_are_on_screen_together(browser, site_url):
+    """A phone shows about 700 px: "Backpropagate by hand" lists its eight fields under the graph, "A neuron by hand"
+    its six under the neuron. While a field is filled, the picture stays in view and the graph shows the box the
+    field asks for (scrolled sideways to it)."""
+    context = browser.new_context(viewport=SIZES["phone"], has_touch=True, is_mobile=True, service_workers="block")
+    try:
+        page = context.new_page()
+        page.goto(f"{site_url}backpropagation/")
+        by_hand = figure(page, "backprop_by_hand")
+        by_hand.scroll_into_view_if_needed()
+        wait_python_ready(page)
+        model = cpython_model("backprop_by_hand")
+        answers = {box["label"]: model.exact_text(box["expected"]) for box in model.Graph(model.DEFAULT_GRAPH).boxes}
+        seen = fields_and_pictures(by_hand, answers, lambda: by_hand.locator(".figure__node--active").first)
+        assert seen == [(label, True, True) for label in answers]
+        page.goto(f"{site_url}training/")
+        neuron = figure(page, "neuron_by_hand")
+        neuron.scroll_into_view_if_needed()
+        wait_python_ready(page)
+        seen = fields_and_pictures(neuron, NEURON_ANSWERS, lambda: neuron.locator("svg.figure__drawing"))
+        assert seen == [(label, True, True) for label in NEURON_ANSWERS]
+    finally:
+        context.close()
