@@ -1,8 +1,8 @@
 // graph-layout.mjs: where a computation graph's boxes, edges and edge labels go, laid out by dagre (a layered
 // graph layout); site_scripts/hooks/vendor.py bundles it with esbuild into assets/vendor/dagre/graph-layout.mjs.
-// What it is: positions only, from the graph's edges and the sizes of its boxes and labels. Each edge label is
-// a node of dagre's layout on its edge's route, so no label overlaps a box or another label (tests/figures check
-// that on the lesson's graphs and on random ones). What it is not: drawing (browser/figures/svg.mjs draws).
+// What it is: positions only, from the graph's edges and the sizes of its boxes and labels. Each edge label is a
+// node of dagre's layout on its edge's route, so no label overlaps a box or another label (checked on the
+// lesson's graphs and random ones by tests/tutor/figures/test_graph_layout.py). What it is not: drawing (svg.mjs).
 import dagre from "@dagrejs/dagre";
 
 // An edge label's 13 px text: about what a character takes at most (bold included), its line height, how far it

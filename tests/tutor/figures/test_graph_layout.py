@@ -4,7 +4,7 @@ the other labels, inside the drawing.
 What it is: the lesson's graphs (its figures' and the expressions the Graph chapter suggests for show()) and 200
 random expression graphs of up to 30 values, each at the end of its backward pass (every label shows both its
 lines), laid out by the site's own layout run under Node.js (lay_out_graphs.mjs: dagre, as in the browser). The
-rectangles are the layout's own: tests/site/test_graph_geometry.py checks in Chromium that the drawn text
+rectangles are the layout's own: tests/site/test_figure_geometry.py checks in Chromium that the drawn text
 stays inside them.
 What it is not: a test of the drawing's numbers (test_graph_figures.py, test_expression_graph.py).
 """
