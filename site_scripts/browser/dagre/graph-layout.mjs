@@ -6,8 +6,9 @@
 import dagre from "@dagrejs/dagre";
 
 // An edge label's 13 px text: about what a character takes at most (bold included), its line height, how far it
-// reaches above and below its baseline, and the room its 4 px halo needs around it.
-export const LABEL = { characterWidth: 7, lineHeight: 16, ascent: 12, descent: 4, room: 3 };
+// reaches above and below its baseline, and the room its 4 px halo needs around it. Its edge runs between its two
+// lines ("× 3" above, "adds 3" below), through the label's middle.
+export const LABEL = { characterWidth: 7, lineHeight: 20, ascent: 12, descent: 4, room: 3 };
 const SPACING = { nodesep: 20, edgesep: 14, ranksep: 6, marginx: 6, marginy: 8 };
 // A value's box: at least this big, and wider for a long name or value, at about what a character of its 14 px
 // text takes at most (bold included), plus room on both sides.

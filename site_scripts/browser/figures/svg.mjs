@@ -199,11 +199,17 @@ export function graphDrawing(graph, label) {
   return frame;
 }
 
-/** A path through `points` that bends smoothly at each inner point (through the midpoints between them). */
+/** A smooth path through every one of `points` (a Catmull-Rom spline): through each label's middle, between its
+ *  two lines. */
 function smoothPath(points) {
-  const middle = (p, q) => [(p[0] + q[0]) / 2, (p[1] + q[1]) / 2];
-  const inner = points.slice(1, -1).map((point, index) => `Q${point} ${middle(point, points[index + 2])}`);
-  return `M${points[0]}${inner.join("")}L${points.at(-1)}`;
+  const at = (index) => points[Math.max(0, Math.min(points.length - 1, index))];
+  const segments = points.slice(1).map((end, index) => {
+    const [before, start, after] = [at(index - 1), at(index), at(index + 2)];
+    const first = [start[0] + (end[0] - before[0]) / 6, start[1] + (end[1] - before[1]) / 6];
+    const second = [end[0] - (after[0] - start[0]) / 6, end[1] - (after[1] - start[1]) / 6];
+    return `C${first} ${second} ${end}`;
+  });
+  return `M${points[0]}${segments.join("")}`;
 }
 
 function arrowHead(id, className = "") {
