@@ -6,6 +6,7 @@ What it is: after each build it writes, under the site folder,
                              pages load no KaTeX script)
   assets/vendor/codemirror/editor.mjs  site_scripts/browser/editor/editor.mjs bundled by esbuild
   assets/vendor/d3/contours.mjs        site_scripts/browser/d3/contours.mjs (d3-contour) bundled by esbuild
+  assets/vendor/dagre/graph-layout.mjs site_scripts/browser/dagre/graph-layout.mjs (dagre) bundled by esbuild
   assets/wheels/             the `tinygrad` and `tutor` wheels built here with zipfile, and
                              wheels.json naming them for the runtime (which installs them)
   assets/lesson/             the browser files (.mjs .js .css) of site_scripts/browser/ and of
@@ -41,7 +42,7 @@ WHEEL_VERSION = "0.1.0"
 WHEEL_TAG = "py3-none-any"
 BROWSER_SUFFIXES = {".mjs", ".js", ".css"}
 BROWSER_FOLDERS = ("browser", "tutor")  # the rest of site_scripts/ runs at build time or on a server
-NOT_FOR_THE_BROWSER = {"editor", "d3", "__pycache__"}  # editor/ and d3/ ship as bundles
+NOT_FOR_THE_BROWSER = {"editor", "d3", "dagre", "__pycache__"}  # editor/, d3/ and dagre/ ship as bundles
 SETUP_HINT = "run ./dev.sh serve once (it installs the npm packages)"
 
 
@@ -73,6 +74,7 @@ def on_post_build(config):
     vendor_katex(vendor / "katex")
     bundle(SCRIPTS / "browser" / "editor" / "editor.mjs", vendor / "codemirror" / "editor.mjs")
     bundle(SCRIPTS / "browser" / "d3" / "contours.mjs", vendor / "d3" / "contours.mjs")
+    bundle(SCRIPTS / "browser" / "dagre" / "graph-layout.mjs", vendor / "dagre" / "graph-layout.mjs")
     write_wheels(site / "assets" / "wheels")
     copy_browser_files(SCRIPTS, site / "assets" / "lesson")
     shutil.copyfile(ENGINE, site / "tinygrad.py")

@@ -179,7 +179,8 @@ def test_the_offline_copy_lists_every_module_a_page_or_show_may_load(built_site)
     text = (built_site / "service-worker.js").read_text(encoding="utf-8")
     build = json.loads(re.search(r"^const BUILD = (\{.*?^\});$", text, re.S | re.M).group(1))
     bundled = {"editor/editor.mjs": "assets/vendor/codemirror/editor.mjs",  # bundled with CodeMirror
-               "d3/contours.mjs": "assets/vendor/d3/contours.mjs"}       # bundled with d3-contour
+               "d3/contours.mjs": "assets/vendor/d3/contours.mjs",       # bundled with d3-contour
+               "dagre/graph-layout.mjs": "assets/vendor/dagre/graph-layout.mjs"}  # bundled with dagre
     sources = [path.relative_to(REPO / "site_scripts" / "browser").as_posix()
                for path in (REPO / "site_scripts" / "browser").rglob("*.mjs")]
     modules = [bundled.get(source, f"assets/lesson/browser/{source}") for source in sources]

@@ -105,9 +105,15 @@ export class FigureFrame {
     const scrolled = [...this.picture.querySelectorAll(".figure__scroll")].map((frame) => frame.scrollLeft);
     this.picture.replaceChildren(node);
     // A graph wider than a phone's column scrolls sideways: it opens at its right end, where the output is (the
-    // backward pass starts there), and keeps where the reader scrolled it while it is drawn anew.
+    // backward pass starts there), and keeps where the reader scrolled it while it is drawn anew, unless the box
+    // the pass is at (or the reader fills) is out of view: then that box comes to the middle.
     this.picture.querySelectorAll(".figure__scroll").forEach((frame, index) => {
       frame.scrollLeft = scrolled[index] ?? frame.scrollWidth;
+      const active = frame.querySelector(".figure__node--active")?.getBoundingClientRect();
+      const shown = frame.getBoundingClientRect();
+      if (active && (active.left < shown.left || active.right > shown.right)) {
+        frame.scrollLeft += (active.left + active.right) / 2 - (shown.left + shown.right) / 2;
+      }
     });
   }
 

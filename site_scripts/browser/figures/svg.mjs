@@ -1,9 +1,13 @@
 // svg.mjs: the drawing helpers shared by every figure: SVG elements, plots with axes and curves,
-// and computation graphs laid out from the engine's edges.
+// and computation graphs (laid out by dagre: graph-layout.mjs) from the engine's edges.
 // What it is: pure rendering of numbers the Python models computed; colours come from CSS
 // classes (figures.css), so light and dark mode follow Material's palette.
 // What it is not: a source of numbers. Apart from axis tick positions, nothing here computes
 // what a figure shows, and nothing here talks to Python (see figure.mjs).
+
+import { BOX, LABEL, graphLayout, labelLines, nodeHeading } from "../../../vendor/dagre/graph-layout.mjs";
+
+export { nodeHeading };
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const PIXEL_LIMIT = 1e5; // far outside any plot: keeps huge values drawable and clipped
@@ -153,99 +157,39 @@ function pathData(pixels) {
 
 // ---- Computation graphs ------------------------------------------------------------------
 
-const BOX = { width: 104, height: 66, columnGap: 56, rowGap: 40, margin: 12 };
-const CHARACTER_WIDTH = 8; // about what a character of a box's 14 px text takes (bold included)
-// An edge label's 13 px text: about what a character takes (bold included), how far it reaches above and below
-// its baseline, and the room its 4 px halo needs around it.
-const [LABEL_CHARACTER_WIDTH, LABEL_ASCENT, LABEL_DESCENT, LABEL_ROOM] = [8, 12, 4, 3];
 // The smallest text of a graph (its edge labels, 13 px in figures.css) is never drawn smaller than 11 px: a
 // graph keeps at least 11/13 of its size, and a column too narrow for that (a phone) scrolls it sideways.
 const SMALLEST_TEXT = 13;
 const READABLE_TEXT = 11;
 
 /**
- * Column and row of every node of `graph` ({nodes, edges} from graph_trace.py). A computed value
- * sits one column right of its furthest parent; an input sits just left of its first use. Each
- * value's first operand shares its row; further operands go to the next free row below.
- */
-export function layoutGraph(graph) {
-  const parents = new Map(graph.nodes.map((node) => [node.id, []]));
-  const children = new Map(graph.nodes.map((node) => [node.id, []]));
-  for (const edge of graph.edges) {
-    parents.get(edge.child).push(edge.parent);
-    children.get(edge.parent).push(edge.child);
-  }
-  const column = new Map();
-  for (const node of graph.nodes) { // ids follow creation order: parents come first
-    const from = parents.get(node.id);
-    column.set(node.id, from.length ? 1 + Math.max(...from.map((id) => column.get(id))) : 0);
-  }
-  for (const node of graph.nodes) {
-    const uses = children.get(node.id);
-    if (!parents.get(node.id).length && uses.length) column.set(node.id, Math.min(...uses.map((id) => column.get(id))) - 1);
-  }
-  const row = new Map();
-  const taken = new Set();
-  const place = (id, wanted) => {
-    let candidate = wanted;
-    while (taken.has(`${column.get(id)},${candidate}`)) candidate += 1;
-    taken.add(`${column.get(id)},${candidate}`);
-    row.set(id, candidate);
-  };
-  const newestFirst = [...graph.nodes].sort((a, b) => b.id - a.id);
-  for (const node of newestFirst) {
-    if (!row.has(node.id)) place(node.id, 0);
-    parents.get(node.id).forEach((parent, index) => {
-      if (!row.has(parent)) place(parent, row.get(node.id) + (index === 0 ? 0 : 1));
-    });
-  }
-  return { column, row, columns: Math.max(...column.values()) + 1, rows: Math.max(...row.values()) + 1 };
-}
-
-/**
  * An <svg> showing `graph`: one box per value (data and gradient), one arrow per engine edge, each edge's
- * labels drawn over the boxes and lines with a halo. It comes inside a frame that scrolls sideways when the
- * column is too narrow to draw its text at 11 px or more (the frame can take the focus, for the arrow keys).
+ * labels on its route, drawn over the lines with a halo (dagre lays it out: graph-layout.mjs). It comes
+ * inside a frame that scrolls sideways when the column is too narrow to draw its text at 11 px or more (the
+ * frame can take the focus, for the arrow keys).
  */
 export function graphDrawing(graph, label) {
-  const { column, row, columns, rows } = layoutGraph(graph);
-  // boxes as wide as their longest name or value ("value 2.45765 × 10⁻⁵" under show()), at least BOX.width; not
-  // their gradients, which appear step by step: the boxes keep their size while the pass goes on
-  const longest = Math.max(...graph.nodes.flatMap((node) => [nodeHeading(node), `value ${node.data_text}`]
-    .map((text) => [...text].length)));
-  const box = { ...BOX, width: Math.max(BOX.width, Math.ceil(longest * CHARACTER_WIDTH + 14)) };
-  const boxesWidth = 2 * box.margin + columns * box.width + (columns - 1) * box.columnGap;
-  const boxesHeight = 2 * BOX.margin + rows * BOX.height + (rows - 1) * BOX.rowGap + 24;
-  const svg = drawing(boxesWidth, boxesHeight, label);
+  const layout = graphLayout(graph);
+  const svg = drawing(layout.width, layout.height, label);
   svg.classList.add("figure__graph");
-  const corner = (id) => [box.margin + column.get(id) * (box.width + box.columnGap),
-    BOX.margin + 12 + row.get(id) * (BOX.height + BOX.rowGap)];
   const arrowId = `figure-arrow-${nextId++}`;
   svg.append(arrowHead(arrowId));
-
-  const parallel = new Map(); // "parent-child" -> how many edges join that pair
-  for (const edge of graph.edges) parallel.set(`${edge.parent}-${edge.child}`, (parallel.get(`${edge.parent}-${edge.child}`) ?? 0) + 1);
-  const seen = new Map();
   const labels = svgElement("g", { class: "figure__edge-labels" });
-  const extent = [0, 0, boxesWidth, boxesHeight]; // left, top, right, bottom of everything drawn
-  for (const edge of graph.edges) {
-    const pair = `${edge.parent}-${edge.child}`;
-    const index = seen.get(pair) ?? 0;
-    seen.set(pair, index + 1);
-    const [line, text, [left, top, right, bottom]] = edgeDrawing(edge, corner(edge.parent), corner(edge.child),
-      index - (parallel.get(pair) - 1) / 2, arrowId, box);
-    svg.append(line);
-    labels.append(text);
-    extent.splice(0, 4, Math.min(extent[0], left), Math.min(extent[1], top), Math.max(extent[2], right),
-      Math.max(extent[3], bottom));
-  }
-  for (const node of graph.nodes) svg.append(nodeDrawing(node, corner(node.id), box));
+  graph.edges.forEach((edge, index) => {
+    const { points, label: [left, top, right] } = layout.edges[index];
+    const group = svgElement("g", { class: `figure__edge figure__edge--${edge.state}${edge.active ? " figure__edge--active" : ""}`,
+      "data-edge": `${edge.parent}-${edge.child}` });
+    group.append(svgElement("path", { d: smoothPath(points), "marker-end": `url(#${arrowId})` }));
+    svg.append(group);
+    const texts = svgElement("g", { class: "figure__edge-label", "data-label-of": `${edge.parent}-${edge.child}` });
+    labelLines(edge).forEach((line, row) => texts.append(svgElement("text", { x: (left + right) / 2,
+      y: top + LABEL.room + LABEL.ascent + row * LABEL.lineHeight, "text-anchor": "middle",
+      class: row ? "figure__edge-contribution" : "figure__edge-local" }, line)));
+    labels.append(texts);
+  });
+  for (const node of graph.nodes) svg.append(nodeDrawing(node, layout.nodes.get(node.id), layout.box));
   svg.append(labels); // over the boxes and every line
-  // The drawing grows to hold a label that a bent edge puts above or below the boxes (x × x's "× 5").
-  const [width, height] = [extent[2] - extent[0], extent[3] - extent[1]];
-  Object.entries({ viewBox: `${extent[0]} ${extent[1]} ${width} ${height}`, width, height })
-    .forEach(([name, value]) => svg.setAttribute(name, value));
-  svg.style.minWidth = `${Math.ceil((width * READABLE_TEXT) / SMALLEST_TEXT)}px`; // a style set by a script: the CSP allows it
+  svg.style.minWidth = `${Math.ceil((layout.width * READABLE_TEXT) / SMALLEST_TEXT)}px`; // a style set by a script: the CSP allows it
   const frame = document.createElement("div");
   frame.className = "figure__scroll";
   frame.tabIndex = 0;
@@ -253,6 +197,19 @@ export function graphDrawing(graph, label) {
   frame.setAttribute("aria-label", `${label} (scrolls sideways on a narrow screen)`);
   frame.append(svg);
   return frame;
+}
+
+/** A smooth path through every one of `points` (a Catmull-Rom spline): through each label's middle, between its
+ *  two lines. */
+function smoothPath(points) {
+  const at = (index) => points[Math.max(0, Math.min(points.length - 1, index))];
+  const segments = points.slice(1).map((end, index) => {
+    const [before, start, after] = [at(index - 1), at(index), at(index + 2)];
+    const first = [start[0] + (end[0] - before[0]) / 6, start[1] + (end[1] - before[1]) / 6];
+    const second = [end[0] - (after[0] - start[0]) / 6, end[1] - (after[1] - start[1]) / 6];
+    return `C${first} ${second} ${end}`;
+  });
+  return `M${points[0]}${segments.join("")}`;
 }
 
 function arrowHead(id, className = "") {
@@ -264,35 +221,6 @@ function arrowHead(id, className = "") {
   return defs;
 }
 
-/** One edge from a parent's box to its child's box, and its labels apart (to be drawn over the boxes):
- *  [line, labels, [left, top, right, bottom] of the labels, with room for their halo]; `bend` separates edges
- *  joining the same pair. */
-function edgeDrawing(edge, [parentX, parentY], [childX, childY], bend, arrowId, box) {
-  const start = [parentX + box.width, parentY + box.height / 2];
-  const end = [childX, childY + box.height / 2];
-  const skipsColumns = childX - parentX > box.width + box.columnGap;
-  const offset = bend * 130 + (skipsColumns && bend === 0 ? box.height * 1.6 : 0);
-  const control = [(start[0] + end[0]) / 2, (start[1] + end[1]) / 2 + offset];
-  const middle = [(start[0] + 2 * control[0] + end[0]) / 4, (start[1] + 2 * control[1] + end[1]) / 4];
-  const labelY = offset > 0 ? middle[1] + 14 : middle[1] - 22; // labels sit on the outer side of a bent edge
-  const group = svgElement("g", { class: `figure__edge figure__edge--${edge.state}${edge.active ? " figure__edge--active" : ""}`,
-    "data-edge": `${edge.parent}-${edge.child}` });
-  group.append(svgElement("path", { d: `M${start}Q${control} ${end}`, "marker-end": `url(#${arrowId})` }));
-  const labels = svgElement("g", { class: "figure__edge-label" });
-  labels.append(svgElement("text", { x: middle[0], y: labelY, "text-anchor": "middle", class: "figure__edge-local" },
-    `× ${edge.local_text}`));
-  const texts = [`× ${edge.local_text}`];
-  if (edge.contribution_text !== null) {
-    labels.append(svgElement("text", { x: middle[0], y: labelY + 16, "text-anchor": "middle", class: "figure__edge-contribution" },
-      `adds ${edge.contribution_text}`));
-    texts.push(`adds ${edge.contribution_text}`);
-  }
-  const halfWidth = (Math.max(...texts.map((text) => [...text].length)) * LABEL_CHARACTER_WIDTH) / 2 + LABEL_ROOM;
-  const extent = [middle[0] - halfWidth, labelY - LABEL_ASCENT - LABEL_ROOM, middle[0] + halfWidth,
-    labelY + 16 * (texts.length - 1) + LABEL_DESCENT + LABEL_ROOM];
-  return [group, labels, extent];
-}
-
 /** One sentence for screen readers: every value with its gradient so far, and how far the backward pass is. */
 export function graphDescription(graph) {
   const values = graph.nodes.map((node) => `${nodeHeading(node)} is ${node.data_text}`
@@ -302,8 +230,6 @@ export function graphDescription(graph) {
   return `Computation graph: ${values}. Backward pass: ${pass}.`;
 }
 
-/** How a graph's box names its value: "e = ŷ − y" for a computed value with a formula, else "w". */
-export const nodeHeading = (node) => (node.formula ? `${node.symbol} = ${node.formula}` : node.symbol);
 
 function nodeDrawing(node, [x, y], box) {
   const reached = node.grad_text !== null;
@@ -313,7 +239,7 @@ function nodeDrawing(node, [x, y], box) {
   group.append(svgElement("text", { x: x + box.width / 2, y: y + 18, "text-anchor": "middle", class: "figure__node-name" }, nodeHeading(node)));
   group.append(svgElement("text", { x: x + box.width / 2, y: y + 38, "text-anchor": "middle", "data-field": "data", class: "figure__node-value" }, `value ${node.data_text}`));
   const grad = `grad ${reached ? node.grad_text : "–"}`;
-  const squeezed = [...grad].length * CHARACTER_WIDTH > box.width - 8 ? { textLength: box.width - 8, lengthAdjust: "spacingAndGlyphs" } : {};
+  const squeezed = [...grad].length * BOX.characterWidth > box.width - 8 ? { textLength: box.width - 8, lengthAdjust: "spacingAndGlyphs" } : {};
   group.append(svgElement("text", { x: x + box.width / 2, y: y + 57, "text-anchor": "middle", "data-field": "grad",
     class: "figure__node-grad", ...squeezed }, grad)); // a long gradient is squeezed into its box
   return group;

@@ -106,6 +106,7 @@ def trace(root, names, seeded, edges_done):
     if not 0 <= edges_done <= len(schedule) or (edges_done and not seeded):
         raise ValueError(f"edges_done must lie between 0 and {len(schedule)} after seeding, not {edges_done!r}")
     ids = {node: index for index, node in enumerate(order)}
+    final = chain_rule(root)[1]  # each value's gradient once the pass is over: what each edge will add
     contributions = {node: [] for node in order}
     for node in order:
         node.grad = 0.0
@@ -124,6 +125,9 @@ def trace(root, names, seeded, edges_done):
             "operand": operand,
             "local_text": number_text(local_derivative, EDGE_DIGITS),
             "contribution_text": None,
+            # the longest line this edge's label shows in the pass, so the drawing keeps room for it from the start
+            "widest_label": max(f"× {number_text(local_derivative, EDGE_DIGITS)}",
+                                f"adds {number_text(final[child] * local_derivative, EDGE_DIGITS)}", key=len),
             "state": "done" if index < edges_done else "next" if seeded and index == edges_done else "waiting",
             "active": index < edges_done and child is active,
         }
