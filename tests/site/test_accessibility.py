@@ -1,9 +1,10 @@
 """test_accessibility.py: axe-core on every page in light and dark mode, and keyboard-only use.
 
 What it is: axe-core (node_modules/axe-core, the npm package) scans every built page, in Material's
-light ("default") and dark ("slate") scheme, once the blocks are mounted, the figures drawn and the
-math typeset, and again on a page whose blocks have printed output and an error and whose figures
-have been used; no serious or critical violation may remain. Then a reader with only a keyboard goes
+light ("default") and dark ("slate") scheme (one page load, the header's switch between the two scans),
+once the blocks are mounted, the figures drawn and the math typeset, and again on a page whose blocks
+have printed output and an error and whose figures have been used; no serious or critical violation
+may remain. Then a reader with only a keyboard goes
 through each page with blocks or figures by Tab: every control of every block and figure is reached,
 shows a visible focus outline, and works (Enter runs a block, End moves a slider). Output regions are
 polite live regions (role log / aria-live polite), so screen readers announce them without interrupting.
@@ -90,24 +91,43 @@ def serious_violations(page):
     return page.evaluate(RUN_AXE)
 
 
-@pytest.fixture(params=list(SCHEMES))
-def scheme_page(request, browser):
-    """A page in a context whose colour scheme is light or dark; Material follows it."""
-    context = browser.new_context(service_workers="block", color_scheme=request.param)
+SWITCH_TO = {"default": "Switch to light mode", "slate": "Switch to dark mode"}  # the header's switch, by its title
+ANIMATIONS_ENDED = "() => Promise.all(document.getAnimations().map((animation) => animation.finished))"
+
+
+@pytest.mark.parametrize("scheme", list(SCHEMES))
+def test_material_follows_the_browsers_colour_scheme(browser, site_url, scheme):
+    context = browser.new_context(service_workers="block", color_scheme=scheme)
     context.set_default_timeout(UI_TIMEOUT_MS)
-    page = context.new_page()
-    yield page, SCHEMES[request.param]
-    context.close()
+    try:
+        page = context.new_page()
+        page.goto(site_url)
+        expect(page.locator("body")).to_have_attribute("data-md-color-scheme", SCHEMES[scheme])
+    finally:
+        context.close()
 
 
-def test_axe_finds_no_serious_violation_on_any_page(scheme_page, site_url, built_site):
-    page, palette = scheme_page
+def violations_in_both_schemes(page):
+    """{palette: axe's serious violations} for the page as shown, then after the header's switch to the other
+    scheme (Material keeps that choice for the next page)."""
+    body = page.locator("body")
+    shown = body.get_attribute("data-md-color-scheme")
+    found = {shown: serious_violations(page)}
+    other = next(palette for palette in SCHEMES.values() if palette != shown)
+    page.get_by_title(SWITCH_TO[other]).click()
+    expect(body).to_have_attribute("data-md-color-scheme", other)
+    page.evaluate(ANIMATIONS_ENDED)
+    found[other] = serious_violations(page)
+    return found
+
+
+def test_axe_finds_no_serious_violation_on_any_page_in_either_scheme(page, site_url, built_site):
     found = {}
     for path in built_pages(built_site):
         page.goto(site_url + path)
-        expect(page.locator("body")).to_have_attribute("data-md-color-scheme", palette)
         wait_page_drawn(page)
-        found[path or "home"] = serious_violations(page)
+        for palette, problems in violations_in_both_schemes(page).items():
+            found[f"{path or 'home'} ({palette})"] = problems
     # A page with Python at work: output, a traceback in red, a revealed curve, a traced graph.
     page.goto(site_url + "derivatives/")
     wait_page_drawn(page)
@@ -117,7 +137,9 @@ def test_axe_finds_no_serious_violation_on_any_page(scheme_page, site_url, built
     page.get_by_role("button", name="Evaluate x × x").click()
     expect(page.get_by_role("button", name="Seed output gradient")).to_have_attribute("aria-disabled", "false",
                                                                                        timeout=PYTHON_TIMEOUT_MS)
-    found["derivatives with Python at work"] = serious_violations(page)
+    for palette, problems in violations_in_both_schemes(page).items():
+        found[f"derivatives with Python at work ({palette})"] = problems
+    assert len(found) == 2 * (len(built_pages(built_site)) + 1)  # every page in both schemes
     assert {path: problems for path, problems in found.items() if problems} == {}
 
 
