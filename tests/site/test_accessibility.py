@@ -110,15 +110,19 @@ def test_material_follows_the_browsers_colour_scheme(browser, site_url, scheme):
 def violations_in_both_schemes(page):
     """{palette: axe's serious violations} for the page as shown, then after the header's switch to the other
     scheme (Material keeps that choice for the next page)."""
+    found = {page.locator("body").get_attribute("data-md-color-scheme"): serious_violations(page)}
+    found[switch_scheme(page)] = serious_violations(page)
+    return found
+
+
+def switch_scheme(page):
+    """Press the header's switch to the other scheme, as a reader does; return that scheme once shown."""
     body = page.locator("body")
-    shown = body.get_attribute("data-md-color-scheme")
-    found = {shown: serious_violations(page)}
-    other = next(palette for palette in SCHEMES.values() if palette != shown)
+    other = next(palette for palette in SCHEMES.values() if palette != body.get_attribute("data-md-color-scheme"))
     page.get_by_title(SWITCH_TO[other]).click()
     expect(body).to_have_attribute("data-md-color-scheme", other)
     page.evaluate(ANIMATIONS_ENDED)
-    found[other] = serious_violations(page)
-    return found
+    return other
 
 
 def test_axe_finds_no_serious_violation_on_any_page_in_either_scheme(page, site_url, built_site):
@@ -283,28 +287,29 @@ BUTTON_CONTRAST = """async (button) => {
 BUTTONS = ".md-content .md-button:not([disabled]):not([aria-disabled='true'])"
 
 
-@pytest.mark.parametrize("scheme", list(SCHEMES))
-def test_every_lesson_button_is_readable_under_the_pointer_and_focused(browser, site_url, scheme):
+def test_every_lesson_button_is_readable_under_the_pointer_and_focused_in_either_scheme(page, site_url):
     """"Check answer" tapped on a phone stayed orange with the link's blue text (2.47:1): every button of the
-    lesson's pages, under the pointer and focused, keeps text at 4.5:1 or more on its background."""
-    context = browser.new_context(service_workers="block", color_scheme=scheme)
-    context.set_default_timeout(UI_TIMEOUT_MS)
-    page = context.new_page()
-    low = {}
-    try:
-        for path in ("", "derivatives/", "your-work/", "class-overview/", "edit-engine/"):
-            page.goto(site_url + path)
-            wait_page_drawn(page)
-            if page.locator("[data-widget] button").count():  # a figure's buttons are enabled once Python is ready
-                page.locator("[data-widget] button").first.scroll_into_view_if_needed()
-                expect(page.locator("[data-widget] button").first).to_be_enabled(timeout=PYTHON_TIMEOUT_MS)
+    lesson's pages, under the pointer and focused, keeps text at 4.5:1 or more on its background, in the
+    scheme a page opens in and after the header's switch to the other."""
+    low, schemes = {}, set()
+    for path in ("", "derivatives/", "your-work/", "class-overview/", "edit-engine/"):
+        page.goto(site_url + path)
+        wait_page_drawn(page)
+        if page.locator("[data-widget] button").count():  # a figure's buttons are enabled once Python is ready
+            page.locator("[data-widget] button").first.scroll_into_view_if_needed()
+            expect(page.locator("[data-widget] button").first).to_be_enabled(timeout=PYTHON_TIMEOUT_MS)
+        for switched in (False, True):
+            if switched:
+                switch_scheme(page)
+            palette = page.locator("body").get_attribute("data-md-color-scheme")
+            schemes.add((path, palette))
             buttons = page.locator(BUTTONS)
             assert buttons.count() >= 1, path
             for index in range(buttons.count()):
                 button = buttons.nth(index)
                 if not button.is_visible():
                     continue
-                name = f"{path or 'home'}: {button.inner_text().strip()[:30]}"
+                name = f"{path or 'home'} ({palette}): {button.inner_text().strip()[:30]}"
                 button.hover()
                 hovered = button.evaluate(BUTTON_CONTRAST)
                 button.focus()
@@ -313,6 +318,5 @@ def test_every_lesson_button_is_readable_under_the_pointer_and_focused(browser, 
                 button.evaluate("button => button.blur()")
                 if min(hovered, focused) < 4.5:
                     low[name] = (round(hovered, 2), round(focused, 2))
-    finally:
-        context.close()
+    assert len(schemes) == 10  # five pages, each in both schemes
     assert low == {}
