@@ -15,7 +15,9 @@ so it starts as soon as the tests are collected, beside the other builds the col
 What it is not: fixtures for one folder (tests/site/conftest.py has the browser's). The engine tests
 use no fixture: they also run inside Pyodide, where pytest is not available.
 """
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -23,9 +25,6 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(REPO / "engine"), str(REPO / "site_scripts"), str(REPO / "site_scripts" / "hooks"), str(REPO),
                  str(REPO / "tests"), str(REPO / "tests" / "site")]
-
-import shutil  # noqa: E402
-import tempfile  # noqa: E402
 
 from helpers import EARLY, SUB_PATH, SiteBuild, SiteServer, early_build, free_port  # noqa: E402  (tests/site/helpers.py, on the path above)
 
