@@ -8,12 +8,16 @@ find each other (as MkDocs lets them while it loads one); tests/ itself, for the
 of tests uses (own_thread.py, block_runs.py); and tests/site/, for its helpers.py (building and
 serving the site). And the one site build of a test session (`built_site`, for the address
 `site_address`, served by `site_server` on `site_port`), which tests/site, tests/article and the
-benchmark's smoke test share: `mkdocs build --strict` takes 10-60 s on the 2-core machine.
+benchmark's smoke test share: `mkdocs build --strict` takes 10-60 s on the 2-core machine, on one core,
+so it starts as soon as the tests are collected, beside the other builds the collected tests ask for
+(EARLY_BUILDS), while the tests that need no build run first.
 
 What it is not: fixtures for one folder (tests/site/conftest.py has the browser's). The engine tests
 use no fixture: they also run inside Pyodide, where pytest is not available.
 """
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -22,13 +26,46 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(REPO / "engine"), str(REPO / "site_scripts"), str(REPO / "site_scripts" / "hooks"), str(REPO),
                  str(REPO / "tests"), str(REPO / "tests" / "site")]
 
-from helpers import SiteServer, build_site, free_port  # noqa: E402  (tests/site/helpers.py, on the path above)
+from helpers import EARLY, SUB_PATH, SiteBuild, SiteServer, early_build, free_port  # noqa: E402  (tests/site/helpers.py, on the path above)
+
+# fixture -> the path its build is served under (root_url: test_two_copies.py's second copy, at /course/)
+EARLY_BUILDS = {"built_site": "/", "subpath_site_url": SUB_PATH, "root_url": "/course/"}
+
+
+def pytest_collection_modifyitems(items):
+    """Files whose tests need no build first (in their order), then those with a test that does: the builds
+    run meanwhile (a file stays whole: its module fixtures are set up once)."""
+    building = {item.path for item in items if "built_site" in getattr(item, "fixturenames", ())}
+    items.sort(key=lambda item: item.path in building)
+
+
+def pytest_collection_finish(session):
+    """Start the builds of EARLY_BUILDS that a collected test asks for, side by side in the background."""
+    wanted = {name for item in session.items for name in getattr(item, "fixturenames", ())}
+    if session.config.option.collectonly or not wanted & EARLY_BUILDS.keys():
+        return
+    folder = Path(tempfile.mkdtemp(prefix="site-builds-"))
+    builds = {}
+    for fixture, base in EARLY_BUILDS.items():
+        if fixture in wanted:
+            port = free_port()
+            builds[fixture] = (port, SiteBuild(folder / fixture, f"http://127.0.0.1:{port}{base}"))
+    session.config.stash[EARLY] = (builds, folder)
+
+
+def pytest_unconfigure(config):
+    builds, folder = config.stash.get(EARLY, ({}, None))
+    for _, build in builds.values():
+        build.cancel()
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
-def site_port():
+def site_port(request):
     """The port the site is built for and served on."""
-    return free_port()
+    early = early_build(request.config, "built_site")
+    return early[0] if early else free_port()
 
 
 @pytest.fixture(scope="session")
@@ -39,10 +76,11 @@ def site_address(site_port):
 
 
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory, site_address):
+def built_site(request, tmp_path_factory, site_address):
     """The site, built once per session into a temporary folder for `site_address`. Read it, or copy it
     before changing anything (every test of the session sees this folder)."""
-    return build_site(tmp_path_factory.mktemp("site"), site_address)
+    early = early_build(request.config, "built_site")
+    return (early[1] if early else SiteBuild(tmp_path_factory.mktemp("site"), site_address)).folder()
 
 
 @pytest.fixture(scope="session")

@@ -35,7 +35,9 @@ repeats. A row is a dict; each measure_* function returns its rows, so a later i
 adding a function to MEASUREMENTS (or rows to one of them).
 
 What it is not: a test. Nothing here fails on speed; test_bench_smoke.py only checks that every row
-is produced. `--quick` uses one repeat and skips the slow engine run inside Pyodide.
+is produced. `--quick` uses one repeat and skips the slow engine run inside Pyodide; run(smoke=True),
+the smoke test's, also sends the link's rows unthrottled and trains XOR for a few steps only (every
+row measured, none of them worth reading).
 
 Run: `./dev.sh bench` or `.venv/bin/python tests/benchmarks/run_all.py [--quick] [--repeats N]
 [--only visits pages link reader_session transfer engine]`.
@@ -370,7 +372,7 @@ def counting_server(directory, port, link=None, isolation_headers=False, gzipped
 class Bench:
     """The served site, one Chromium, and the ways to visit a page that the measurements share."""
 
-    def __init__(self, playwright, site, site_url, traffic, hidden, scratch, repeats):
+    def __init__(self, playwright, site, site_url, traffic, hidden, scratch, repeats, smoke=False):
         self.playwright = playwright
         self.site = site  # the built site's folder
         self.site_url = site_url
@@ -378,6 +380,8 @@ class Bench:
         self.hidden = hidden
         self.scratch = Path(scratch)
         self.repeats = repeats
+        self.link = (float("inf"), 0.0) if smoke else (LINK_RATE, LINK_LATENCY)  # measure_link's (rate, latency)
+        self.xor_work = {"steps": 20, "chain_length": 2_000} if smoke else {}  # measure_engine's, else xor.py's
         self.browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
         self.gzipped = None
 
@@ -543,7 +547,7 @@ def measure_link(bench):
         ways = ("snapshot", "plain", "bare") if compressed else ("snapshot", "bare")
         times = {way: {"cold": [], "warm": []} for way in ways}
         created = {"cold": [], "warm": []}  # when the page created Python's worker (the site as shipped)
-        link = Link(LINK_RATE, LINK_LATENCY)
+        link = Link(*bench.link)
         server = bench.like_github_pages(link) if compressed else counting_server(bench.site, free_port(), link)
         with server as (site_url, _, hidden):
             for repeat in range(bench.repeats):
@@ -560,12 +564,12 @@ def measure_link(bench):
                             times[way][kind].append(bench.first_block_result_ms(page, site_url=site_url))
                             if way == "snapshot":
                                 created[kind].append(page.evaluate(WORKER_CREATED)[0])
-        link_name = f"a {LINK_RATE * 8 / 1e6:.0f} Mbit/s link" + (", gzip as GitHub Pages" if compressed else "")
+        link_name = f"a {link.rate * 8 / 1e6:.0f} Mbit/s link" + (", gzip as GitHub Pages" if compressed else "")
         for way in ways[:-1]:
             for kind in ("cold", "warm"):
                 value, bare = median(times[way][kind]), median(times["bare"][kind])
                 if way == "snapshot":
-                    note = (f"every request waits {LINK_LATENCY * 1000:.0f} ms and all share the link; the page "
+                    note = (f"every request waits {link.latency * 1000:.0f} ms and all share the link; the page "
                             f"created Python's worker at {median(created[kind]):,.0f} ms")
                     label = ""
                 else:
@@ -814,7 +818,7 @@ FIGURES_WITHOUT_PYTHON = """() => ({
 
 def measure_engine(bench):
     """xor.py: the engine against micrograd under CPython, and the same engine inside Pyodide."""
-    results = xor.run(repeats=5 if bench.repeats > 1 else 1, include_pyodide=bench.repeats > 1)
+    results = xor.run(repeats=5 if bench.repeats > 1 else 1, include_pyodide=bench.repeats > 1, **bench.xor_work)
     rows = [row("engine", "Engine XOR time / micrograd's (CPython)", results["engine_xor_seconds"] * 1000, "ms",
                 bare=results["micrograd_xor_seconds"] * 1000, ratio=results["ratio"], note="bare column: micrograd")]
     pyodide = results["pyodide"]
@@ -855,12 +859,13 @@ def format_table(rows):
     return "\n".join(text + [rule])
 
 
-def run(repeats=3, quick=False, only=None, site=None, port=None):
+def run(repeats=3, quick=False, only=None, site=None, port=None, smoke=False):
     """Build, serve and measure (all of MEASUREMENTS, or those named in `only`, e.g. "visits");
     returns the rows (dicts) in table order. With `site`, a folder already built for
-    http://127.0.0.1:`port`/ (the tests' shared build), a copy of it is measured instead of a new build."""
+    http://127.0.0.1:`port`/ (the tests' shared build), a copy of it is measured instead of a new build.
+    `smoke`: quick, and as cheap as every row can be (the module's docstring)."""
     measurements = [m for m in MEASUREMENTS if not only or m.__name__.removeprefix("measure_") in only]
-    repeats = 1 if quick else repeats
+    repeats = 1 if quick or smoke else repeats
     with tempfile.TemporaryDirectory(prefix="bench-") as scratch:
         if site is None:
             port = free_port()
@@ -872,7 +877,7 @@ def run(repeats=3, quick=False, only=None, site=None, port=None):
         # without them (GitHub Pages) use bench.like_github_pages().
         with counting_server(site, port, isolation_headers=True) as (url, traffic, hidden), \
                 sync_playwright() as playwright:
-            bench = Bench(playwright, site, url, traffic, hidden, scratch, repeats)
+            bench = Bench(playwright, site, url, traffic, hidden, scratch, repeats, smoke)
             try:
                 return [entry for measure in measurements for entry in measure(bench)]
             finally:

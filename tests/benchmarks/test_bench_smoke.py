@@ -1,8 +1,9 @@
 """test_bench_smoke.py: proves that `./dev.sh bench` still runs and measures every row, so it cannot rot.
 
-What it is: one quick run of run_all.run(quick=True) (one repeat, no engine run inside Pyodide) on a
-copy of the session's shared site build (tests/conftest.py's `built_site`, served on the port it was
-built for while the tests' own server pauses), checking that every row of the table is there with a
+What it is: one run of run_all.run(smoke=True) (one repeat, no engine run inside Pyodide, the link's
+rows unthrottled, a short XOR training: each row as cheaply as it can be measured) on a copy of the
+session's shared site build (tests/conftest.py's `built_site`, served on the port it was built for
+while the tests' own server pauses), checking that every row of the table is there with a
 measured number and its unit (and its comparison, where it has one), one verdict per target (yes or
 no where the target has a test, none where the row is only reported), that the chapter switch kept
 one interpreter with a namespace per chapter, that the cold and warm visit rows measured the site as
@@ -42,7 +43,7 @@ def measured(value):
 @pytest.mark.browser
 def test_quick_benchmark_measures_every_row(built_site, site_port, site_server):
     with site_server.paused():  # the bench serves the build on the port it was built for
-        rows = run_all.run(quick=True, site=built_site, port=site_port)
+        rows = run_all.run(smoke=True, site=built_site, port=site_port)
 
     expected = set(run_all.TARGETS) - {"pyodide"}  # the run inside Pyodide is skipped by --quick
     assert sorted(entry["key"] for entry in rows) == sorted(expected)  # each row once

@@ -41,13 +41,13 @@ CHAIN_LENGTH = 100_000
 TARGET_RATIO = 0.35
 
 
-def engine_xor():
+def engine_xor(steps=STEPS):
     """The engine's own training function, exactly as the lesson runs it; returns the predictions."""
-    predictions, _ = tinygrad.train_xor(steps=STEPS, learning_rate=LEARNING_RATE)
+    predictions, _ = tinygrad.train_xor(steps=steps, learning_rate=LEARNING_RATE)
     return predictions
 
 
-def micrograd_xor():
+def micrograd_xor(steps=STEPS):
     """The same training written with micrograd's Value; returns the predictions."""
     from micrograd.engine import Value
 
@@ -66,7 +66,7 @@ def micrograd_xor():
             inputs = totals if index == len(layers) - 1 else [t.tanh() for t in totals]
         return inputs[0]
 
-    for _ in range(STEPS):
+    for _ in range(steps):
         loss = sum((predict(x) - y) ** 2 for x, y in EXAMPLES) * (1 / len(EXAMPLES))
         for parameter in parameters:
             parameter.grad = 0.0
@@ -90,11 +90,11 @@ def micrograd_style_tanh(self):
     return out
 
 
-def engine_chain():
-    """Forward and backward of a chain of CHAIN_LENGTH additions; returns the leaf's gradient."""
+def engine_chain(length=CHAIN_LENGTH):
+    """Forward and backward of a chain of `length` additions; returns the leaf's gradient."""
     start = tinygrad.Value(1.0)
     node = start
-    for _ in range(CHAIN_LENGTH):
+    for _ in range(length):
         node = node + 0.5
     node.backward()
     return start.grad
@@ -107,9 +107,9 @@ def seconds(function):
     return time.process_time() - started
 
 
-def check_same_workload():
+def check_same_workload(steps=STEPS):
     """Both engines must end with the same predictions; returns the largest difference."""
-    ours, theirs = engine_xor(), micrograd_xor()
+    ours, theirs = engine_xor(steps), micrograd_xor(steps)
     difference = max(abs(a - b) for a, b in zip(ours, theirs))
     if difference > 1e-9:
         raise RuntimeError(f"the engines disagree, so the workloads differ: {ours} versus {theirs}")
@@ -142,21 +142,22 @@ def pyodide_medians(repeats):
     return json.loads(next(line for line in finished.stdout.splitlines() if line.startswith("{")))
 
 
-def run(repeats=5, include_pyodide=True):
-    """Measure everything; returns a dict of plain numbers (seconds are medians)."""
-    difference = check_same_workload()
+def run(repeats=5, include_pyodide=True, steps=STEPS, chain_length=CHAIN_LENGTH):
+    """Measure everything; returns a dict of plain numbers (seconds are medians). Fewer `steps` and a
+    shorter chain than the benchmark's measure the same work in less time (test_bench_smoke.py)."""
+    difference = check_same_workload(steps)
     engine_times, micrograd_times = [], []
     for _ in range(repeats):  # alternate, so a slow moment of the machine hits both
-        engine_times.append(seconds(engine_xor))
-        micrograd_times.append(seconds(micrograd_xor))
+        engine_times.append(seconds(lambda: engine_xor(steps)))
+        micrograd_times.append(seconds(lambda: micrograd_xor(steps)))
     results = {
-        "repeats": repeats,
+        "repeats": repeats, "steps": steps, "chain_length": chain_length,
         "largest_prediction_difference": difference,
         "engine_xor_seconds": statistics.median(engine_times),
         "micrograd_xor_seconds": statistics.median(micrograd_times),
         "engine_xor_best_seconds": min(engine_times),
         "micrograd_xor_best_seconds": min(micrograd_times),
-        "engine_chain_seconds": median_seconds(engine_chain, repeats),
+        "engine_chain_seconds": median_seconds(lambda: engine_chain(chain_length), repeats),
         "pyodide": pyodide_medians(max(1, repeats // 2)) if include_pyodide else None,
     }
     results["ratio"] = results["engine_xor_seconds"] / results["micrograd_xor_seconds"]
@@ -168,7 +169,7 @@ def format_report(results):
     """The results of run() as the lines the benchmark prints."""
     ratio, pyodide = results["ratio"], results["pyodide"]
     lines = [
-        f"XOR, 2-4-1 MLP, {STEPS} steps, learning rate {LEARNING_RATE}, "
+        f"XOR, 2-4-1 MLP, {results['steps']} steps, learning rate {LEARNING_RATE}, "
         f"median of {results['repeats']} alternating runs, CPU time",
         f"  same predictions on both engines (largest difference "
         f"{results['largest_prediction_difference']:.1e})",
@@ -179,7 +180,7 @@ def format_report(results):
         f"{results['micrograd_xor_best_seconds'] * 1000:8.1f} ms",
         f"  ratio          {ratio:8.3f}    {results['best_ratio']:8.3f}"
         f"      (target <= {TARGET_RATIO} for the median: {'met' if ratio <= TARGET_RATIO else 'NOT met'})",
-        f"chain of {CHAIN_LENGTH:,} nodes, forward + backward: {results['engine_chain_seconds'] * 1000:.1f} ms",
+        f"chain of {results['chain_length']:,} nodes, forward + backward: {results['engine_chain_seconds'] * 1000:.1f} ms",
     ]
     if pyodide is None:
         return "\n".join(lines + ["Pyodide: not measured (no Node or no node_modules/pyodide, or --no-pyodide)"])

@@ -19,10 +19,8 @@ import pytest
 from playwright.sync_api import sync_playwright
 
 from helpers import clean_run  # noqa: F401  (a fixture: helpers.py is its one home, for the modules that import it)
-from helpers import (CHROMIUM_ARGS, UI_TIMEOUT_MS, build_site, chromium_path, free_port, is_outside, lesson_with_blocks,
-                     serve_site)
-
-SUB_PATH = "/some-repo/"
+from helpers import (CHROMIUM_ARGS, SUB_PATH, UI_TIMEOUT_MS, build_site, chromium_path, early_build, free_port,
+                     is_outside, lesson_with_blocks, serve_site)
 
 
 def pytest_collection_modifyitems(items):
@@ -40,11 +38,13 @@ def site_url(site_server):
 
 
 @pytest.fixture(scope="session")
-def subpath_site_url(tmp_path_factory):
-    """Base URL of a second build served under a sub-path, like a GitHub Pages project site."""
-    port = free_port()
+def subpath_site_url(request, tmp_path_factory):
+    """Base URL of a second build served under a sub-path, like a GitHub Pages project site (started beside
+    the first at collection: tests/conftest.py's EARLY_BUILDS)."""
+    early = early_build(request.config, "subpath_site_url")
+    port = early[0] if early else free_port()
     url = f"http://127.0.0.1:{port}{SUB_PATH}"
-    directory = build_site(tmp_path_factory.mktemp("subpath-site"), url)
+    directory = early[1].folder() if early else build_site(tmp_path_factory.mktemp("subpath-site"), url)
     with serve_site(directory, port, base=SUB_PATH) as served:
         yield served
 

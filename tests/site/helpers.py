@@ -41,6 +41,7 @@ CHROMIUM_ARGS = [
 
 PYTHON_TIMEOUT_MS = 180_000  # booting Pyodide plus a run, on a loaded 2-core machine
 UI_TIMEOUT_MS = 30_000
+SUB_PATH = "/some-repo/"  # a project sub-path, as GitHub Pages serves a project site
 PYTHON_BLOCK = re.compile(r"^Python")
 
 
@@ -63,15 +64,43 @@ def free_port():
         return probe.getsockname()[1]
 
 
+class SiteBuild:
+    """`mkdocs build --strict` of the site into `destination` for the address `site_url`, running in the
+    background from the moment it is made (a build keeps one core busy: two run side by side on two cores
+    in the time of one). `folder()` waits for it and returns the folder; `cancel()` ends it if unfinished."""
+
+    def __init__(self, destination, site_url):
+        environment = {**os.environ, "SITE_URL": site_url, "NO_MKDOCS_2_WARNING": "1"}
+        self.destination = Path(destination)
+        self.output = tempfile.TemporaryFile("w+")  # a file, not a pipe: nobody reads it until the end
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-d", str(destination)],
+            cwd=REPO, env=environment, stdout=self.output, stderr=subprocess.STDOUT, text=True)
+
+    def folder(self):
+        if self.process.wait() != 0:
+            raise RuntimeError(f"mkdocs build failed:\n{written(self.output)}")
+        return self.destination
+
+    def cancel(self):
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        self.output.close()
+
+
+EARLY = pytest.StashKey()  # config.stash: ({fixture: (port, SiteBuild)}, their folder), started at collection
+
+
+def early_build(config, fixture):
+    """(port, SiteBuild) of `fixture`'s build, started at collection by tests/conftest.py, or None (a test
+    that reaches the fixture only through request.getfixturevalue is not seen then: the fixture builds)."""
+    return config.stash.get(EARLY, ({}, None))[0].get(fixture)
+
+
 def build_site(destination, site_url):
     """Build the site with `mkdocs build --strict` into `destination` for the address `site_url`."""
-    environment = {**os.environ, "SITE_URL": site_url, "NO_MKDOCS_2_WARNING": "1"}
-    result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-d", str(destination)],
-        cwd=REPO, env=environment, capture_output=True, text=True)
-    if result.returncode != 0:
-        raise RuntimeError(f"mkdocs build failed:\n{result.stdout}\n{result.stderr}")
-    return Path(destination)
+    return SiteBuild(destination, site_url).folder()
 
 
 class SiteServer:

@@ -1,9 +1,10 @@
 """test_accessibility.py: axe-core on every page in light and dark mode, and keyboard-only use.
 
 What it is: axe-core (node_modules/axe-core, the npm package) scans every built page, in Material's
-light ("default") and dark ("slate") scheme, once the blocks are mounted, the figures drawn and the
-math typeset, and again on a page whose blocks have printed output and an error and whose figures
-have been used; no serious or critical violation may remain. Then a reader with only a keyboard goes
+light ("default") and dark ("slate") scheme (one page load, the header's switch between the two scans),
+once the blocks are mounted, the figures drawn and the math typeset, and again on a page whose blocks
+have printed output and an error and whose figures have been used; no serious or critical violation
+may remain. Then a reader with only a keyboard goes
 through each page with blocks or figures by Tab: every control of every block and figure is reached,
 shows a visible focus outline, and works (Enter runs a block, End moves a slider). Output regions are
 polite live regions (role log / aria-live polite), so screen readers announce them without interrupting.
@@ -90,24 +91,47 @@ def serious_violations(page):
     return page.evaluate(RUN_AXE)
 
 
-@pytest.fixture(params=list(SCHEMES))
-def scheme_page(request, browser):
-    """A page in a context whose colour scheme is light or dark; Material follows it."""
-    context = browser.new_context(service_workers="block", color_scheme=request.param)
+SWITCH_TO = {"default": "Switch to light mode", "slate": "Switch to dark mode"}  # the header's switch, by its title
+ANIMATIONS_ENDED = "() => Promise.all(document.getAnimations().map((animation) => animation.finished))"
+
+
+@pytest.mark.parametrize("scheme", list(SCHEMES))
+def test_material_follows_the_browsers_colour_scheme(browser, site_url, scheme):
+    context = browser.new_context(service_workers="block", color_scheme=scheme)
     context.set_default_timeout(UI_TIMEOUT_MS)
-    page = context.new_page()
-    yield page, SCHEMES[request.param]
-    context.close()
+    try:
+        page = context.new_page()
+        page.goto(site_url)
+        expect(page.locator("body")).to_have_attribute("data-md-color-scheme", SCHEMES[scheme])
+    finally:
+        context.close()
 
 
-def test_axe_finds_no_serious_violation_on_any_page(scheme_page, site_url, built_site):
-    page, palette = scheme_page
+def violations_in_both_schemes(page):
+    """{palette: axe's serious violations} for the page as shown, then after the header's switch to the other
+    scheme (Material keeps that choice for the next page)."""
+    found = {page.locator("body").get_attribute("data-md-color-scheme"): serious_violations(page)}
+    found[switch_scheme(page)] = serious_violations(page)
+    return found
+
+
+def switch_scheme(page):
+    """Press the header's switch to the other scheme, as a reader does; return that scheme once shown."""
+    body = page.locator("body")
+    other = next(palette for palette in SCHEMES.values() if palette != body.get_attribute("data-md-color-scheme"))
+    page.get_by_title(SWITCH_TO[other]).click()
+    expect(body).to_have_attribute("data-md-color-scheme", other)
+    page.evaluate(ANIMATIONS_ENDED)
+    return other
+
+
+def test_axe_finds_no_serious_violation_on_any_page_in_either_scheme(page, site_url, built_site):
     found = {}
     for path in built_pages(built_site):
         page.goto(site_url + path)
-        expect(page.locator("body")).to_have_attribute("data-md-color-scheme", palette)
         wait_page_drawn(page)
-        found[path or "home"] = serious_violations(page)
+        for palette, problems in violations_in_both_schemes(page).items():
+            found[f"{path or 'home'} ({palette})"] = problems
     # A page with Python at work: output, a traceback in red, a revealed curve, a traced graph.
     page.goto(site_url + "derivatives/")
     wait_page_drawn(page)
@@ -117,7 +141,9 @@ def test_axe_finds_no_serious_violation_on_any_page(scheme_page, site_url, built
     page.get_by_role("button", name="Evaluate x × x").click()
     expect(page.get_by_role("button", name="Seed output gradient")).to_have_attribute("aria-disabled", "false",
                                                                                        timeout=PYTHON_TIMEOUT_MS)
-    found["derivatives with Python at work"] = serious_violations(page)
+    for palette, problems in violations_in_both_schemes(page).items():
+        found[f"derivatives with Python at work ({palette})"] = problems
+    assert len(found) == 2 * (len(built_pages(built_site)) + 1)  # every page in both schemes
     assert {path: problems for path, problems in found.items() if problems} == {}
 
 
@@ -261,28 +287,29 @@ BUTTON_CONTRAST = """async (button) => {
 BUTTONS = ".md-content .md-button:not([disabled]):not([aria-disabled='true'])"
 
 
-@pytest.mark.parametrize("scheme", list(SCHEMES))
-def test_every_lesson_button_is_readable_under_the_pointer_and_focused(browser, site_url, scheme):
+def test_every_lesson_button_is_readable_under_the_pointer_and_focused_in_either_scheme(page, site_url):
     """"Check answer" tapped on a phone stayed orange with the link's blue text (2.47:1): every button of the
-    lesson's pages, under the pointer and focused, keeps text at 4.5:1 or more on its background."""
-    context = browser.new_context(service_workers="block", color_scheme=scheme)
-    context.set_default_timeout(UI_TIMEOUT_MS)
-    page = context.new_page()
-    low = {}
-    try:
-        for path in ("", "derivatives/", "your-work/", "class-overview/", "edit-engine/"):
-            page.goto(site_url + path)
-            wait_page_drawn(page)
-            if page.locator("[data-widget] button").count():  # a figure's buttons are enabled once Python is ready
-                page.locator("[data-widget] button").first.scroll_into_view_if_needed()
-                expect(page.locator("[data-widget] button").first).to_be_enabled(timeout=PYTHON_TIMEOUT_MS)
+    lesson's pages, under the pointer and focused, keeps text at 4.5:1 or more on its background, in the
+    scheme a page opens in and after the header's switch to the other."""
+    low, schemes = {}, set()
+    for path in ("", "derivatives/", "your-work/", "class-overview/", "edit-engine/"):
+        page.goto(site_url + path)
+        wait_page_drawn(page)
+        if page.locator("[data-widget] button").count():  # a figure's buttons are enabled once Python is ready
+            page.locator("[data-widget] button").first.scroll_into_view_if_needed()
+            expect(page.locator("[data-widget] button").first).to_be_enabled(timeout=PYTHON_TIMEOUT_MS)
+        for switched in (False, True):
+            if switched:
+                switch_scheme(page)
+            palette = page.locator("body").get_attribute("data-md-color-scheme")
+            schemes.add((path, palette))
             buttons = page.locator(BUTTONS)
             assert buttons.count() >= 1, path
             for index in range(buttons.count()):
                 button = buttons.nth(index)
                 if not button.is_visible():
                     continue
-                name = f"{path or 'home'}: {button.inner_text().strip()[:30]}"
+                name = f"{path or 'home'} ({palette}): {button.inner_text().strip()[:30]}"
                 button.hover()
                 hovered = button.evaluate(BUTTON_CONTRAST)
                 button.focus()
@@ -291,6 +318,5 @@ def test_every_lesson_button_is_readable_under_the_pointer_and_focused(browser, 
                 button.evaluate("button => button.blur()")
                 if min(hovered, focused) < 4.5:
                     low[name] = (round(hovered, 2), round(focused, 2))
-    finally:
-        context.close()
+    assert len(schemes) == 10  # five pages, each in both schemes
     assert low == {}

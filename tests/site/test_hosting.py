@@ -108,6 +108,27 @@ def wait_controlled(page):
     page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=PYTHON_TIMEOUT_MS)
 
 
+# The page's service worker answers a "build" question in the order asked, and register.mjs's listener
+# came before this one: once this answer is heard, the page has heard the answer to its own question too.
+HEAR_THE_BUILD = """() => new Promise((resolve) => {
+  navigator.serviceWorker.addEventListener("message", function heard({ data }) {
+    if (data?.type !== "build") return;
+    navigator.serviceWorker.removeEventListener("message", heard);
+    resolve(data.version);
+  });
+  navigator.serviceWorker.controller.postMessage({ type: "build" });
+})"""
+
+
+def wait_past_any_reload_decision(page):
+    """Wait (the page being controlled) until every moment has passed at which register.mjs reloads a page:
+    the controller's change (synchronous with `controller` being set) and its worker's answer about the
+    build it serves; then one more evaluation, so that a reload asked for there has reached Playwright."""
+    wait_controlled(page)
+    page.evaluate(HEAR_THE_BUILD)
+    page.evaluate("() => document.readyState")
+
+
 def check_figure_computes(page):
     """Operate the page's first figure (its first slider, else its first button) and return once
     Python's answer has changed what it shows. Figures draw their starting state without Python."""
@@ -259,7 +280,7 @@ def test_a_page_that_an_older_build_answered_reloads_into_the_current_one(page, 
         while (named := document_build(page)) != current and time.monotonic() < deadline:
             page.wait_for_timeout(200)  # lets Playwright deliver the page's events (time.sleep would not)
         wait_blocks_mounted(page)
-        page.wait_for_timeout(1000)  # and no reload after that one
+        wait_past_any_reload_decision(page)  # and no reload after that one
     # The first visit, the reader's reload (answered as if by an older build), and the page's own
     # reload that brings the current build.
     assert named == current
@@ -296,12 +317,11 @@ def test_a_first_visit_on_a_host_without_headers_is_one_document(browser, site_u
         loads = record_document_loads(page)
         open_lesson(page, site_url, chapter)
         assert page.evaluate(WORKER_CREATED_AT_LOAD) is python_at_load, "the chapter no longer tests its case"
-        wait_controlled(page)
-        page.wait_for_timeout(1500)  # a reload would be asked for as the worker takes control
+        wait_past_any_reload_decision(page)  # a reload would be asked for as the worker takes control
         assert len(loads) == 1, [request.url for request in loads]
         assert not page.evaluate("crossOriginIsolated")
         assert ENGINE_CHECK_OUTPUT in check_engine_runs(page)  # the reader scrolls to the block and runs it
-        page.wait_for_timeout(1000)
+        wait_past_any_reload_decision(page)
         assert len(loads) == 1, [request.url for request in loads]
     finally:
         context.close()
@@ -316,8 +336,7 @@ def test_a_first_visit_keeps_its_document_and_python_across_chapters_until_a_ful
     first_chapter, second_chapter = chapters_with_blocks_and_figures(built_site)[:2]
     loads = record_document_loads(page)
     open_lesson(page, site_url, first_chapter)
-    wait_controlled(page)
-    page.wait_for_timeout(1000)  # a reload would be asked for as the worker takes control
+    wait_past_any_reload_decision(page)  # a reload would be asked for as the worker takes control
     assert page.evaluate("document.documentElement.dataset.pythonInterpreter") is None, "Python started at load"
 
     assert ENGINE_CHECK_OUTPUT in check_engine_runs(page)  # Python works before isolation
