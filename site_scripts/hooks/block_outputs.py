@@ -7,13 +7,18 @@ with engine/tinygrad.py importable as `tinygrad`, and returns for each block
 show() draws, {title, states}). Run as a script it reads {"<page>": [[filename, source], ...], ...} as JSON on
 stdin and writes {"<page>": [outputs of its blocks], ...} to stdout: runnable_fence.py does so once
 per build, in a process of its own, so the blocks cannot change the build's own Python.
+A block's `await micropip.install("micrograd")` installs the same pinned wheel the site serves
+(registry_wheels.py): micropip runs only in Pyodide, so here a module of that name puts the wheel on sys.path.
 What it is not: a sandbox (the lesson's code is trusted) nor Pyodide (tests/site/test_article_blocks.py
 checks that Pyodide prints the same).
 """
 import asyncio
 import json
 import sys
+import types
 from pathlib import Path
+
+import registry_wheels  # this file's folder: on sys.path when it runs as a script, and in the tests
 
 REPO = Path(__file__).resolve().parents[2]
 for folder in (REPO / "site_scripts", REPO / "engine"):
@@ -27,6 +32,7 @@ PAGE = "build"   # the runner's name for the namespace; a fresh one for every pa
 
 def page_outputs(blocks):
     """Run `blocks` ([(filename, source), ...]) in order in one fresh namespace; their outputs."""
+    sys.modules.setdefault("micropip", build_micropip())
     async def run_all():
         outputs = []
         for number, (filename, source) in enumerate(blocks):
@@ -37,6 +43,21 @@ def page_outputs(blocks):
             outputs.append({"ok": result["ok"], "pieces": pieces})
         return outputs
     return asyncio.run(run_all())
+
+
+def build_micropip():
+    """A module `micropip` whose `await install(name)` makes the pinned wheel `name` importable (pure Python,
+    imported from the zip), as micropip does in the browser from the site's index."""
+    async def install(name):
+        if name not in registry_wheels.PINS:
+            raise ValueError(f"Can't find a pure Python 3 wheel for '{name}': the site serves only "
+                             f"{', '.join(registry_wheels.PINS)}")
+        path = str(registry_wheels.wheel_path(name))
+        if path not in sys.path:
+            sys.path.append(path)
+    module = types.ModuleType("micropip", "The build's stand-in for micropip (site_scripts/hooks/block_outputs.py).")
+    module.install = install
+    return module
 
 
 def append(pieces, stream, text):

@@ -8,6 +8,9 @@ What it is: after each build it writes, under the site folder,
   assets/vendor/d3/contours.mjs        site_scripts/browser/d3/contours.mjs (d3-contour) bundled by esbuild
   assets/wheels/             the `tinygrad` and `tutor` wheels built here with zipfile, and
                              wheels.json naming them for the runtime (which installs them)
+  assets/packages/           micropip's and micrograd's wheels from PyPI (pinned, sha256-checked) with a
+                             simple index of them, fetched only by a block that imports micropip
+                             (registry_wheels.py)
   assets/lesson/             the browser files (.mjs .js .css) of site_scripts/browser/ and of
                              site_scripts/tutor/ (the figures' views), under the same folders
   tinygrad.py                engine/tinygrad.py unchanged, as a download
@@ -29,6 +32,7 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 import contract_js  # MkDocs puts the hooks' folder on sys.path while it loads a hook
+import registry_wheels
 from reproducible_zip import write_zip
 
 REPO = Path(__file__).resolve().parents[2]
@@ -74,6 +78,10 @@ def on_post_build(config):
     bundle(SCRIPTS / "browser" / "editor" / "editor.mjs", vendor / "codemirror" / "editor.mjs")
     bundle(SCRIPTS / "browser" / "d3" / "contours.mjs", vendor / "d3" / "contours.mjs")
     write_wheels(site / "assets" / "wheels")
+    try:
+        registry_wheels.write_index(site / "assets" / "packages")
+    except registry_wheels.WheelError as problem:
+        raise PluginError(f"vendor.py: {problem}") from None
     copy_browser_files(SCRIPTS, site / "assets" / "lesson")
     shutil.copyfile(ENGINE, site / "tinygrad.py")
 
