@@ -300,6 +300,7 @@ def test_an_exception_in_a_run_is_reported_and_carries_its_type_and_hint(worker)
     error = result["error"]
     assert error["kind"] == "exception" and error["type"] == "ModuleNotFoundError" and error["hint"] == "missing-package"
     assert result["report"] == error["traceback"] and "numpy is not available here" in result["report"]
+    assert 'await micropip.install("micrograd")' in result["report"]  # the one package the site serves
     assert "".join(event["text"] for event in worker.of(12, "output")) == result["report"]  # shown in the output
 
 
