@@ -49,6 +49,10 @@ def test_each_pass_starts_where_the_last_update_moved_and_follows_the_line_fit_f
         assert (state["w"], state["b"]) == pytest.approx((new_w, new_b))
         assert (state["w"], state["b"]) == (fit["w"], fit["b"])
         assert state["pass_text"] == str(passes + 1) and state["loss_text"] == fit["loss_text"]
+        predictions, _, grad_w, grad_b, _, _ = by_hand(state["w"], state["b"])
+        lines = shown_lines(state)
+        assert "gives " + ", ".join(number_text(p) for p in predictions) in lines, lines
+        assert f"dL/dw = {number_text(grad_w)}" in lines and f"dL/db = {number_text(grad_b)}" in lines
     assert training_loop.reset(state) == training_loop.initial()
 
 
