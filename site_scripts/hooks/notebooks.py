@@ -16,6 +16,8 @@ A chapter whose blocks call show(value) (on the site it draws a Value's graph un
 a code cell defining show() before the first such block: there it prints the same one-line summary,
 with the summary's functions copied from the figure's model (site_scripts/tutor/figures/expression_graph.py
 and the graph walk it uses from graph_trace.py).
+A block that imports micropip (Pyodide's installer, which installs micrograd from the site) cannot run in
+Jupyter: it becomes a Markdown cell showing its code, with the pip command that does the same there.
 What it is not: a runner. The notebook is shipped without outputs; tests/article/test_notebooks.py
 validates it with nbformat and executes it with the zip's tinygrad.py.
 """
@@ -31,6 +33,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.utils import get_relative_url
 from prediction_answers import PLACEHOLDER as PREDICTION_PLACEHOLDER, notebook_text, this_build as predictions
+import registry_wheels
 from reproducible_zip import write_zip  # MkDocs puts the hooks' folder on sys.path while it loads a hook
 from tutor_sources import FIGURE_MODELS, module_constants  # MkDocs puts the hooks' folder on sys.path while it loads a hook
 
@@ -53,6 +56,10 @@ def show(value):
     if not isinstance(value, Value):
         raise TypeError(f"show() draws the graph of a Value, for example show(loss); it got {{value!r}}")
     print(summary(value, globals()))"""
+BROWSER_INSTALL = re.compile(r"^\s*(?:import|from)\s+micropip\b", flags=re.M)  # a block that needs Pyodide's micropip
+BROWSER_INSTALL_NOTE = ("In the browser, this block installs micrograd with micropip. In Jupyter, run "
+                        f"`pip install micrograd=={registry_wheels.PINS['micrograd'][0]}` once instead, and then the code "
+                        "below without its first two lines.")
 SHOW_CALL = re.compile(r"\bshow\(")
 NOTEBOOK_FOLDER = "notebooks"                        # in the built site
 LINK_TEXT = "Download this chapter as a Jupyter notebook"
@@ -132,6 +139,10 @@ def notebook_cells(text, page, config, files):
             title = TITLE_OPTION.search(info)
             end_prose(caption=f"**{title['title']}**" if title else "")
             code = "\n".join(lines)
+            if BROWSER_INSTALL.search(code):
+                prose.extend([BROWSER_INSTALL_NOTE, "", "```python", *lines, "```"])
+                end_prose()
+                continue
             if SHOW_CALL.search(code) and not show_defined:
                 cells.append({"cell_type": "code", "source": show_definition()})
                 show_defined = True

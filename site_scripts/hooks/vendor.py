@@ -9,6 +9,9 @@ What it is: after each build it writes, under the site folder,
   assets/vendor/dagre/graph-layout.mjs site_scripts/browser/dagre/graph-layout.mjs (dagre) bundled by esbuild
   assets/wheels/             the `tinygrad` and `tutor` wheels built here with zipfile, and
                              wheels.json naming them for the runtime (which installs them)
+  assets/packages/           micropip's and micrograd's wheels from PyPI (pinned, sha256-checked) with a
+                             simple index of them, fetched only by a block that imports micropip
+                             (registry_wheels.py)
   assets/lesson/             the browser files (.mjs .js .css) of site_scripts/browser/ and of
                              site_scripts/tutor/ (the figures' views), under the same folders
   tinygrad.py                engine/tinygrad.py unchanged, as a download
@@ -30,6 +33,7 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 import contract_js  # MkDocs puts the hooks' folder on sys.path while it loads a hook
+import registry_wheels
 from reproducible_zip import write_zip
 
 REPO = Path(__file__).resolve().parents[2]
@@ -76,6 +80,10 @@ def on_post_build(config):
     bundle(SCRIPTS / "browser" / "d3" / "contours.mjs", vendor / "d3" / "contours.mjs")
     bundle(SCRIPTS / "browser" / "dagre" / "graph-layout.mjs", vendor / "dagre" / "graph-layout.mjs")
     write_wheels(site / "assets" / "wheels")
+    try:
+        registry_wheels.write_index(site / "assets" / "packages")
+    except registry_wheels.WheelError as problem:
+        raise PluginError(f"vendor.py: {problem}") from None
     copy_browser_files(SCRIPTS, site / "assets" / "lesson")
     shutil.copyfile(ENGINE, site / "tinygrad.py")
 

@@ -26,9 +26,9 @@ SCRIPT_FOLDERS = ("tutor/", "browser/", "hooks/", "overrides/", "server/")  # na
 ROOTED = re.compile(r"(?<![\w./<>@-])((?:site_scripts|tests|docs|engine|\.github|tutor|browser|hooks|overrides|server)/[\w./<>*-]*)")
 BARE = re.compile(r"(?<![\w./<>-])([\w-]+\.(?:py|mjs|js|css|json))\b")
 # Files the headers name that are not in the repository: the built site's (the build writes lesson.json
-# and wheels.json), npm packages', Python's own; and a name that only looks like a file's (Node.js).
+# wheels.json and packages.json), npm packages', Python's own; and a name that only looks like a file's (Node.js).
 BUILT_OR_OUTSIDE = {"pyodide.mjs", "pyodide.asm.mjs", "editor.mjs", "contours.mjs", "__main__.py", "setup.py",
-                    "conftest.py", "lesson.json", "wheels.json", "Node.js"}
+                    "conftest.py", "lesson.json", "wheels.json", "packages.json", "Node.js"}
 HEADER_SUFFIXES = {".py", ".mjs", ".js", ".css", ".html", ".sh"}
 
 

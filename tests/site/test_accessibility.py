@@ -66,6 +66,8 @@ def built_pages(built_site):
     pages = {}
     for html_file in sorted(Path(built_site).rglob("*.html")):
         relative = html_file.relative_to(built_site).as_posix()
+        if relative.startswith("assets/packages/"):  # the package index micropip reads: links, not a page
+            continue
         path = relative[:-len("index.html")] if relative.endswith("index.html") else relative
         pages[path] = html_file.read_text(encoding="utf-8")
     return pages

@@ -33,6 +33,7 @@ TITLES = {  # exactly as issue #5 names them
     "gradient_cost": "The cost of a gradient",
     "backprop_by_hand": "Backpropagate by hand",  # issue #28
     "neuron_by_hand": "A neuron by hand",
+    "training_loop": "The loop, once around",  # issue #35
 }
 SUPERSCRIPT_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
 NO_PYTHON = """{  // the runtime's worker (named "python") becomes a stub that never answers; others still work

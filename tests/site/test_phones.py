@@ -231,3 +231,17 @@ def test_a_tapped_button_stays_readable(phone_page, site_url, built_site):
     check.tap()
     assert check.evaluate("button => button.matches(':focus') || button.matches(':hover')")
     assert check.evaluate(BUTTON_CONTRAST) >= 4.5
+
+
+def test_the_loop_figure_stacks_its_boxes_on_a_phone_and_keeps_its_text_readable(phone_page, site_url, built_site):
+    """The recap of training (issue #35) draws its four boxes two a row, which a phone's column would shrink to
+    9 px text: there they stand in one column, every text 11 px or more, inside the column."""
+    open_phone_page(phone_page, site_url, figure_page(built_site, "training_loop"))
+    figure = phone_page.get_by_role("group", name=TITLES["training_loop"], exact=True)
+    figure.scroll_into_view_if_needed()
+    expect(figure.locator(".figure__node")).to_have_count(4, timeout=PYTHON_TIMEOUT_MS)
+    sizes = figure.evaluate(TEXT_SIZES)
+    assert sizes, "no text drawn"
+    assert sorted({f"{size['text']} ({size['px']:.1f} px)" for size in sizes if size["px"] < READABLE_PX - 0.05}) == []
+    assert figure.locator("svg.figure__drawing").evaluate(
+        "(svg) => svg.getBoundingClientRect().width <= svg.closest('.figure__picture').clientWidth + 0.5")

@@ -42,7 +42,9 @@ WORKER_POLICY = re.compile(r'^const WORKER_POLICY = "(?P<policy>[^"]+)";$', re.M
 
 
 def built_pages(built_site):
-    return sorted(Path(built_site).rglob("*.html"))
+    """Every page of the built site; not the package index of assets/packages/ (links micropip reads, no page)."""
+    return sorted(path for path in Path(built_site).rglob("*.html")
+                  if not path.relative_to(built_site).as_posix().startswith("assets/packages/"))
 
 
 def page_address(site_url, built_site, html_file):

@@ -271,3 +271,28 @@ def test_figures_fit_a_phone_screen(browser, site_url, built_site, name):
         assert sizes["smallestText"] >= 9, sizes  # a wide graph keeps its size and scrolls sideways instead
     finally:
         context.close()
+
+
+def boxes_shown(figure):
+    """Each box of the loop figure as its lines of text, heading first, in the order drawn."""
+    return settled(figure).locator("svg.figure__drawing").evaluate(
+        "(svg) => [...svg.querySelectorAll('.figure__node')].map((box) => [...box.querySelectorAll('text')].map((t) => t.textContent))")
+
+
+def test_the_loop_figure_draws_one_pass_as_four_boxes_with_the_models_numbers(page, site_url, built_site, clean_run):
+    model = cpython_model("training_loop")
+    figure = open_figure(page, site_url, built_site, "training_loop")
+    expected = model.initial()
+    assert boxes_shown(figure) == [[box["heading"], *box["lines"]] for box in expected["boxes"]]
+    assert (readout(figure, "Pass"), readout(figure, "Loss")) == ("1", expected["loss_text"])
+    # Every line of text lies inside its box, at phone width too (the drawing scales down as a whole).
+    assert figure.locator("svg.figure__drawing").evaluate("""(svg) => [...svg.querySelectorAll('.figure__node')].every((box) => {
+      const frame = box.querySelector('rect').getBBox();
+      return [...box.querySelectorAll('text')].every((text) => { const b = text.getBBox();
+        return b.x >= frame.x && b.x + b.width <= frame.x + frame.width && b.y >= frame.y && b.y + b.height <= frame.y + frame.height; });
+    })""")
+    button(figure, "Next pass").click()
+    expect(settled(figure).locator('[data-readout="Pass"]')).to_have_text("2")
+    assert boxes_shown(figure) == [[box["heading"], *box["lines"]] for box in model.next_pass(expected)["boxes"]]
+    button(figure, "Start again").click()
+    expect(settled(figure).locator('[data-readout="Pass"]')).to_have_text("1")

@@ -89,7 +89,8 @@ def sentence(kind, error):
     if kind == "missing-package":
         package = error.name.partition(".")[0]
         return (f"{package} is not available here: Python runs offline in your browser with only the "
-                "standard library and the lesson's engine, tinygrad, and cannot install packages.")
+                "standard library and the lesson's engine, tinygrad. The one package it can install is micrograd, "
+                'from this site: `import micropip` then `await micropip.install("micrograd")`.')
     if kind == "engine-name":
         return (f"{error.name} comes from the lesson's engine: `from tinygrad import {error.name}` brings it "
                 "back. If a block changed the engine itself, press Restart Python to load it again.")

@@ -22,7 +22,7 @@ import linecache
 import reprlib
 import sys
 
-from . import guards, output, stopping
+from . import guards, output, packages, stopping
 from .contract import error
 from .hints import hint_for
 from .show import shower
@@ -188,6 +188,7 @@ async def execute(code, filename, namespace):
     if tree.body and isinstance(tree.body[-1], ast.Expr):
         final_expression = ast.Expression(tree.body.pop().value)
     flags = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
+    await packages.provide(tree)  # micropip from the site's own files, for a block that imports it
     await evaluate(compile(tree, filename, "exec", flags=flags), namespace)
     if final_expression is not None:
         value = await evaluate(compile(final_expression, filename, "eval", flags=flags), namespace)

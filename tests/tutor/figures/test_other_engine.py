@@ -76,6 +76,7 @@ CALLS = {
     "neuron_by_hand": [("check_entry", {"box": "n", "text": "0.69"}), ("check_entry", {"box": "t", "text": "0.5"})],
     "paths_add_up": [("seed_gradient", {}), ("backpropagate_one_operation", {}), ("backpropagate_one_operation", {})],
     "secant_tangent": [("change", {"x": 2, "h_index": 1})],
+    "training_loop": [("next_pass", {}), ("next_pass", {}), ("reset", {})],
     "x_times_x": [("evaluate", {}), ("seed_output_gradient", {}), ("follow_next_operand", {})],
     "xor_gradients": [("train_steps", {})],
     "xor_surface": [("train_steps", {}), ("set_hidden", {"hidden": 2}), ("set_seed", {"seed": 7}), ("train_steps", {})],

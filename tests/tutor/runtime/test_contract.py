@@ -311,6 +311,7 @@ def test_an_exception_in_a_run_is_reported_and_carries_its_type_and_hint(worker)
     assert error["kind"] == "exception" and error["type"] == "ModuleNotFoundError" and error["hint"] == "missing-package"
     assert result["report"] == error["traceback"] and "numpy is not available here" in result["report"]
     assert all(word in result["report"] for word in ("offline", "standard library", "tinygrad"))  # what there is
+    assert 'await micropip.install("micrograd")' in result["report"]  # the one package the site serves
     assert "".join(event["text"] for event in worker.of(12, "output")) == result["report"]  # shown in the output
     syntax = run(worker, 62, "total = 1\nprint(total +)\nprint('never')")
     assert syntax["error"]["type"] == "SyntaxError" and 'File "<block 1>", line 2' in syntax["report"], syntax
