@@ -6,6 +6,7 @@
 // what a figure shows, and nothing here talks to Python (see figure.mjs).
 
 import { BOX, LABEL, graphLayout, labelLines, nodeHeading } from "../../../vendor/dagre/graph-layout.mjs";
+import { tenToThe } from "../predictions/judge.mjs";
 
 export { nodeHeading };
 
@@ -52,9 +53,6 @@ function niceTicks([low, high], count = 6) {
 }
 
 const tickLabel = (tick) => String(tick).replace("-", "\u2212");
-const SUPERSCRIPTS = { "-": "\u207b", 0: "\u2070", 1: "\u00b9", 2: "\u00b2", 3: "\u00b3", 4: "\u2074", 5: "\u2075", 6: "\u2076", 7: "\u2077", 8: "\u2078", 9: "\u2079" };
-/** 10 to the whole number `exponent`, with the exponent raised: 10⁴, 10⁻⁵ (also the predictions' numbers). */
-export const tenToThe = (exponent) => `10${[...String(exponent)].map((character) => SUPERSCRIPTS[character]).join("")}`;
 /** 10 to the `exponent` as a reader writes it: 0.01, 0.1, 1, 10, 100, 1000, then 10⁴, 10⁻⁵. */
 export const powerLabel = (exponent) => (Math.abs(exponent) <= 3
   ? tickLabel(Number((10 ** exponent).toPrecision(1)))

@@ -9,14 +9,15 @@
 // so a prediction is checked before Python has started. tests/article/test_predictions.py runs these
 // functions under Node on every prediction's answer and slips.
 // What it is not: the question's view (predictions.mjs) or the answers (computed at build time).
-import { tenToThe } from "../figures/svg.mjs";
-
 const MINUS = "\u2212";
 const TYPED_LENGTH = 40; // characters: longer text is refused before it is read
 const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
 const DECIMAL_COMMA = /^[+-]?\d*,\d+$/;
 const FRACTION = /^([+-]?\d+(?:\.\d*)?)\/(\d+(?:\.\d*)?)$/;
 const MINUS_SIGNS = /[\u2212\u2012\u2013\u2014\uFE63\uFF0D]/g; // −, dashes: what a reader copies from the page
+const SUPERSCRIPTS = { "-": "\u207b", 0: "\u2070", 1: "\u00b9", 2: "\u00b2", 3: "\u00b3", 4: "\u2074", 5: "\u2075", 6: "\u2076", 7: "\u2077", 8: "\u2078", 9: "\u2079" };
+/** 10 to the whole number `exponent`, with the exponent raised: 10⁴, 10⁻⁵ (also the figures' axes). */
+export const tenToThe = (exponent) => `10${[...String(exponent)].map((character) => SUPERSCRIPTS[character]).join("")}`;
 
 /** `value` to six significant digits as display.py's number_text writes it: 0.333333, −12, 2.5 × 10⁻⁵. */
 export function numberText(value) {
