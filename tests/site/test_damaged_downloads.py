@@ -30,6 +30,23 @@ def boot_path(page):
     return page.evaluate("document.documentElement.dataset.pythonBoot")
 
 
+def deploy_build_b(site):
+    """Build B over build A in `site`: one of Python's files changes, and the hooks write the new build's lists."""
+    contract = site / "assets/lesson/browser/runtime/contract.mjs"
+    contract.write_text(contract.read_text(encoding="utf-8") + "// build B\n", encoding="utf-8")
+    for hook in (PYTHON_BUILD_HOOK, OFFLINE_HOOK):
+        hook.on_post_build(config={"site_dir": str(site)})
+
+
+def reload_keeps_the_edit(page, notice):
+    """The reader presses the notice's Reload: the page reloads, with block 1's edit kept and runnable."""
+    with page.expect_navigation():
+        notice.get_by_role("button", name="Reload").click()
+    first = block(page, 1)
+    assert editor_text(first) == "print('edited by the reader')"
+    assert run_block(first) == "edited by the reader\n"
+
+
 @pytest.mark.parametrize("damage", [cut_short, corrupted])
 def test_a_damaged_wasm_is_fetched_again_and_python_starts(page, built_site, damage):
     with FaultyHost(built_site, WASM, damage((built_site / WASM).read_bytes())) as host:
@@ -91,11 +108,7 @@ def test_a_page_never_runs_a_newer_builds_python_and_offers_a_reload_that_keeps_
             page = context.new_page()
             open_lesson(page, host.url, BELOW_THE_FOLD)
             assert page.evaluate("document.documentElement.dataset.pythonInterpreter") is None, "Python started at load"
-            # Build B: one of Python's files changes, and the hooks write the new build's lists and pages.
-            contract = site / "assets/lesson/browser/runtime/contract.mjs"
-            contract.write_text(contract.read_text(encoding="utf-8") + "// build B\n", encoding="utf-8")
-            for hook in (PYTHON_BUILD_HOOK, OFFLINE_HOOK):
-                hook.on_post_build(config={"site_dir": str(site)})
+            deploy_build_b(site)
 
             first = block(page, 1)
             set_code(first, "print('edited by the reader')")
@@ -104,11 +117,7 @@ def test_a_page_never_runs_a_newer_builds_python_and_offers_a_reload_that_keeps_
             assert "edited by the reader" not in output
             notice = page.get_by_role("alert").filter(has_text="A new version of the lesson is available")
             expect(notice).to_be_visible()
-            with page.expect_navigation():
-                notice.get_by_role("button", name="Reload").click()
-            first = block(page, 1)
-            assert editor_text(first) == "print('edited by the reader')"
-            assert run_block(first) == "edited by the reader\n"
+            reload_keeps_the_edit(page, notice)
     finally:
         context.close()
 
@@ -126,10 +135,7 @@ def test_a_new_service_worker_taking_over_a_touched_page_never_runs_its_python_t
             open_lesson(page, host.url, BELOW_THE_FOLD)
             page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=PYTHON_TIMEOUT_MS)
             page.keyboard.press("Shift")  # the reader touched the page
-            contract = site / "assets/lesson/browser/runtime/contract.mjs"
-            contract.write_text(contract.read_text(encoding="utf-8") + "// build B\n", encoding="utf-8")
-            for hook in (PYTHON_BUILD_HOOK, OFFLINE_HOOK):
-                hook.on_post_build(config={"site_dir": str(site)})
+            deploy_build_b(site)
             page.evaluate("() => navigator.serviceWorker.getRegistration().then((registration) => registration.update())")
             notice = page.get_by_role("alert").filter(has_text="A new version of the lesson is available")
             expect(notice).to_be_visible(timeout=PYTHON_TIMEOUT_MS)
@@ -138,10 +144,6 @@ def test_a_new_service_worker_taking_over_a_touched_page_never_runs_its_python_t
             set_code(first, "print('edited by the reader')")
             output = run_block(first)
             assert "A new version of the lesson is available" in output, output
-            with page.expect_navigation():
-                notice.get_by_role("button", name="Reload").click()
-            first = block(page, 1)
-            assert editor_text(first) == "print('edited by the reader')"
-            assert run_block(first) == "edited by the reader\n"
+            reload_keeps_the_edit(page, notice)
     finally:
         context.close()
