@@ -6,6 +6,7 @@ sentence screen readers get (figure.mjs's draw() puts it on the page; test_train
 What it is not: the wording of the descriptions, or the numbers' arithmetic (the other model tests).
 """
 import json
+from pathlib import Path
 
 import pytest
 from tinygrad import Value
@@ -106,3 +107,8 @@ def test_the_description_names_every_number_the_picture_shows(name):
     state = make_state()
     missing = [text for text in shown(state) if text not in state["description"]]
     assert not missing, f"{name}'s description {state['description']!r} leaves out {missing}"
+
+
+def test_every_figure_view_has_its_model_described_here():
+    views = {path.stem for path in Path(backprop_graph.__file__).parent.glob("*.mjs")}
+    assert views and views <= set(FIGURES)
