@@ -25,6 +25,7 @@ def test_loss_landscape_steps_runs_and_shows_the_path_and_the_gradient(page, sit
     button(figure, "Step").click()
     assert (readout(figure, "w"), readout(figure, "b"), readout(figure, "Steps")) == ("0.2", "0.55", "1")
     assert "w = 0.2, b = 0.55" in description(figure)
+    expect(figure.get_by_role("img", name=description(figure), exact=True)).to_have_count(1)  # the landscape, named by it
     expect(figure.locator(".figure__path")).to_have_count(1)
     expect(figure.locator("line.figure__gradient-arrow")).to_have_count(1)
     button(figure, "Run 100 steps").click()

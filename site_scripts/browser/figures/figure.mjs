@@ -99,9 +99,13 @@ export class FigureFrame {
 
   // ---- Parts a view fills ---------------------------------------------------------------
 
-  /** Replace the picture with `node` (an <svg>). */
+  /** Replace the picture with `node` (an <svg>), said to screen readers by the state's `description` (the
+   *  model's sentence of what the picture shows): it names a drawing without a name of its own, describes any other. */
   draw(node) {
-    for (const svg of node.matches("svg") ? [node] : node.querySelectorAll("svg")) svg.setAttribute("aria-describedby", this.description.id);
+    this.description.textContent = this.state?.description ?? "";
+    for (const svg of node.matches("svg") ? [node] : node.querySelectorAll("svg")) {
+      svg.setAttribute(svg.hasAttribute("aria-label") ? "aria-describedby" : "aria-labelledby", this.description.id);
+    }
     const scrolled = [...this.picture.querySelectorAll(".figure__scroll")].map((frame) => frame.scrollLeft);
     this.picture.replaceChildren(node);
     // A graph wider than a phone's column scrolls sideways: it opens at its right end, where the output is (the
@@ -115,11 +119,6 @@ export class FigureFrame {
         frame.scrollLeft += (active.left + active.right) / 2 - (shown.left + shown.right) / 2;
       }
     });
-  }
-
-  /** Say in one sentence what the picture shows now: the drawings' description for screen readers, not displayed. */
-  describe(text) {
-    this.description.textContent = text;
   }
 
   /** Show [label, text] pairs; each value is findable by [data-readout="label"]. */

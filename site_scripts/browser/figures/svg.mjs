@@ -22,9 +22,11 @@ export function svgElement(name, attributes = {}, text = null) {
   return element;
 }
 
-/** An empty, responsive <svg> of the given drawing size, described by `label` for screen readers. */
-export function drawing(width, height, label) {
-  return svgElement("svg", { viewBox: `0 0 ${width} ${height}`, width, height, class: "figure__drawing", role: "img", "aria-label": label });
+/** An empty, responsive <svg> of the given drawing size, named `label` for screen readers (without one, the
+ *  figure names it by the state's description: figure.mjs's draw). */
+export function drawing(width, height, label = null) {
+  return svgElement("svg", { viewBox: `0 0 ${width} ${height}`, width, height, class: "figure__drawing", role: "img",
+    ...(label === null ? {} : { "aria-label": label }) });
 }
 
 const clamp = (pixel) => Math.max(-PIXEL_LIMIT, Math.min(PIXEL_LIMIT, pixel));
@@ -217,15 +219,6 @@ function arrowHead(id, className = "") {
   marker.append(svgElement("path", { d: "M0,0L10,5L0,10z", class: `figure__arrow-head ${className}`.trim() }));
   defs.append(marker);
   return defs;
-}
-
-/** One sentence for screen readers: every value with its gradient so far, and how far the backward pass is. */
-export function graphDescription(graph) {
-  const values = graph.nodes.map((node) => `${nodeHeading(node)} is ${node.data_text}`
-    + (node.grad_text === null ? "" : ` with gradient ${node.grad_text}`)).join("; ");
-  const done = graph.edges.filter((edge) => edge.state === "done").length;
-  const pass = graph.seeded ? `${done} of ${graph.edges.length} edges followed backward` : "not seeded yet";
-  return `Computation graph: ${values}. Backward pass: ${pass}.`;
 }
 
 

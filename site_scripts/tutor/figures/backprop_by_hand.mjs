@@ -5,7 +5,7 @@
 // same graph as the engine's backward() filled it, below. The fields follow the boxes of the state drawn (another
 // engine's graph may have more). What it is not: a check: whether an entry is right, and why not, comes
 // from the model's state.
-import { graphDescription, graphDrawing, nodeHeading, panels } from "../../browser/figures/svg.mjs";
+import { graphDrawing, nodeHeading, panels } from "../../browser/figures/svg.mjs";
 
 function captioned(graph, text) {
   const part = Object.assign(document.createElement("div"), { className: "figure__panel" });
@@ -71,7 +71,6 @@ export function mountView(figure) {
     }
     figure.draw(panels(...drawings));
     figure.readouts([["Boxes right", state.right_text]]);
-    figure.describe(graphDescription(state.graph) + (state.engine_graph ? ` After backward(): ${graphDescription(state.engine_graph)}` : ""));
     figure.messages(state.messages, state.warning);
   };
 }

@@ -20,7 +20,7 @@ from itertools import combinations
 from . import backprop_graph, paths_add_up
 from .by_hand import checked_texts, entry, open_row, rows
 from .display import exact_text, number_text, state_field
-from .graph_trace import EDGE_DIGITS, chain_rule, completion_order, trace, values_in_order
+from .graph_trace import EDGE_DIGITS, chain_rule, completion_order, description, trace, values_in_order
 
 TITLE = "Backpropagate by hand"
 PAGE_CALLS = ("initial", "check_entry", "choose_graph", "start_again")
@@ -221,6 +221,7 @@ def new_state(choice, texts, messages, warning=False):
                      "total": sum(len(form) for form in forms.values())},
         "messages": messages,
         "warning": warning,
+        "description": description(picture) + (f" After backward(): {description(engine_graph)}" if engine_graph else ""),
     }
 
 

@@ -3,7 +3,7 @@
 // (shown-graph.mjs): the same two buttons over another graph.
 // What it is: the buttons and the graph drawing, from the model's state.
 // What it is not: arithmetic or layout rules (svg.mjs lays the boxes out from the edges).
-import { graphDescription, graphDrawing, nodeHeading } from "../../browser/figures/svg.mjs";
+import { graphDrawing, nodeHeading } from "../../browser/figures/svg.mjs";
 
 export function mountView(figure) {
   figure.button("Seed gradient", "seed_gradient");
@@ -14,7 +14,6 @@ export function mountView(figure) {
     figure.draw(graphDrawing(state.graph, `Computation graph of ${nodeHeading(root)} with values and gradients`));
     figure.readouts(state.graph.nodes.filter((node) => node.is_leaf)
       .map((node) => [`grad of ${node.symbol}`, node.grad_text ?? "not reached"]));
-    figure.describe(graphDescription(state.graph));
     figure.messages(state.messages);
   };
 }

@@ -24,7 +24,7 @@ export function mountView(figure) {
   return (state) => {
     if (state.curve_reverse) curves = { reverse: state.curve_reverse, forward: state.curve_forward, finite: state.curve_finite };
     setParameters(positionOf(steps, state.parameters), `${state.parameters_text} parameter${state.parameters === 1 ? "" : "s"}`);
-    const svg = drawing(364, 340, state.description);
+    const svg = drawing(364, 340);
     const top = Math.max(...[curves.finite, curves.forward].map((curve) => curve[curve.length - 1][1]));
     const chart = plot(svg, { xRange: [1, 1000], yRange: [1, 10 ** Math.ceil(Math.log10(top))], box: [80, 10, 270, 240],
       xLabel: "parameters", yLabel: "operations", xScale: "log", yScale: "log" });
@@ -45,7 +45,6 @@ export function mountView(figure) {
       ["Reverse mode", state.reverse_text], ["Forward mode", state.forward_mode_text], ["Central differences", state.finite_text],
       ["Central differences ÷ reverse mode", state.ratio_text],
     ]);
-    figure.describe(state.description);
     figure.messages(state.messages);
   };
 }

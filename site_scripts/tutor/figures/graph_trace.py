@@ -172,6 +172,16 @@ def trace(root, names, seeded, edges_done):
     }
 
 
+def description(graph):
+    """One sentence for screen readers: every value with its gradient so far, and how far the backward pass is."""
+    values = "; ".join(
+        (f"{node['symbol']} = {node['formula']}" if node["formula"] else node["symbol"]) + f" is {node['data_text']}"
+        + ("" if node["grad_text"] is None else f" with gradient {node['grad_text']}") for node in graph["nodes"])
+    done = sum(edge["state"] == "done" for edge in graph["edges"])
+    progress = f"{done} of {len(graph['edges'])} edges followed backward" if graph["seeded"] else "not seeded yet"
+    return f"Computation graph: {values}. Backward pass: {progress}."
+
+
 def stepping_state(root, names, seeded, edges_done, closing_sentence):
     """The state of a figure that steps through the backward pass one operation at a time:
     {"seeded", "edges_done", "graph", "messages", "can_step"}. `closing_sentence(graph)` is said
@@ -185,7 +195,7 @@ def stepping_state(root, names, seeded, edges_done, closing_sentence):
     else:
         messages = graph["messages"]
     return {"seeded": seeded, "edges_done": edges_done, "graph": graph, "messages": messages,
-            "can_step": seeded and not graph["finished"]}
+            "can_step": seeded and not graph["finished"], "description": description(graph)}
 
 
 def pass_complete(graph):

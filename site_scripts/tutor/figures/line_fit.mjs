@@ -28,23 +28,15 @@ export function fitDrawings(state) {
   return [fit, history];
 }
 
-/** The readouts and the spoken summary of a line-fit state. */
-export function fitText(state) {
-  return {
-    readouts: [["w", state.w_text], ["b", state.b_text], ["Loss", state.loss_text], ["Steps", state.steps_text]],
-    description: `After ${state.steps_text} step${state.steps === 1 ? "" : "s"} at learning rate ${state.learning_rate_text}: `
-      + `w = ${state.w_text}, b = ${state.b_text}, loss ${state.loss_text}.${state.diverged_at ? " Training diverged." : ""}`,
-  };
-}
+/** The readouts of a line-fit state. */
+export const fitReadouts = (state) => [["w", state.w_text], ["b", state.b_text], ["Loss", state.loss_text], ["Steps", state.steps_text]];
 
 export function mountView(figure) {
   const setRate = trainingControls(figure, (state) => ({ learning_rate: state.learning_rate }));
   return (state) => {
     setRate(state.learning_rate, `learning rate ${state.learning_rate_text}`);
     figure.draw(panels(...fitDrawings(state)));
-    const { readouts, description } = fitText(state);
-    figure.readouts(readouts);
-    figure.describe(description);
+    figure.readouts(fitReadouts(state));
     figure.messages(state.messages, state.diverged_at !== null);
   };
 }

@@ -68,7 +68,7 @@ def new_state(w, b, learning_rate, history, path, diverged_at=None):
         )
     elif len(history) > 1 and history[-1] > history[-2]:
         messages.append("The loss grew on the last step: this learning rate overshoots the minimum.")
-    return {
+    state = {
         "w": w,
         "b": b,
         "learning_rate": learning_rate,
@@ -90,6 +90,13 @@ def new_state(w, b, learning_rate, history, path, diverged_at=None):
         "history_range": history_range(history),
         "messages": messages,
     }
+    return {**state, "description": description(state)}
+
+
+def description(state):
+    steps = f"{state['steps_text']} step" + ("" if state["steps"] == 1 else "s")
+    return (f"After {steps} at learning rate {state['learning_rate_text']}: w = {state['w_text']}, b = {state['b_text']}, "
+            f"loss {state['loss_text']}." + (" Training diverged." if state["diverged_at"] is not None else ""))
 
 
 def history_range(history):

@@ -27,8 +27,6 @@ export function mountView(figure) {
       ["Prediction gradient", state.prediction_gradient_text],
       ["Weight gradient", state.weight_gradient_text],
     ]);
-    figure.describe(`${state.loss_names[state.loss_kind]} at w = ${state.w_text}: prediction ${state.prediction_text}, `
-      + `loss ${state.loss_text}, weight gradient ${state.weight_gradient_text}.`);
     figure.messages(state.messages);
   };
 }

@@ -73,6 +73,8 @@ def new_state(loss_kind, w, note=None):
         "point": [w, loss.data],
         "tangent": line_through(w, loss.data, weight.grad, w - 0.75, w + 0.75),
         "messages": messages,
+        "description": (f"{LOSS_NAMES[loss_kind]} at w = {number_text(w)}: prediction {number_text(prediction.data)}, "
+                        f"loss {number_text(loss.data)}, weight gradient {number_text(weight.grad)}."),
     }
 
 

@@ -7,7 +7,7 @@
 // What it is not: arithmetic on losses: d3-contour only interpolates where a level line crosses
 // between two grid values.
 import { contours } from "../../../vendor/d3/contours.mjs";
-import { fitDrawings, fitText, trainingControls } from "./line_fit.mjs";
+import { fitDrawings, fitReadouts, trainingControls } from "./line_fit.mjs";
 import { drawing, panels, plot, svgElement } from "../../browser/figures/svg.mjs";
 
 const BOX = [50, 10, 256, 240];
@@ -58,7 +58,7 @@ export function mountView(figure) {
     setRate(state.learning_rate, `learning rate ${state.learning_rate_text}`);
     setStartW(state.start[0], `start w = ${state.start_w_text}`);
     setStartB(state.start[1], `start b = ${state.start_b_text}`);
-    const svg = drawing(320, 290, state.description);
+    const svg = drawing(320, 290);
     svg.classList.add("figure__landscape");
     area = plot(svg, { xRange: [state.w_range.min, state.w_range.max], yRange: [state.b_range.min, state.b_range.max],
       box: BOX, xLabel: "w", yLabel: "b" });
@@ -75,9 +75,7 @@ export function mountView(figure) {
     if (arrowPixels > 8) area.arrow([[state.w, state.b], state.next_point], "figure__gradient-arrow");
     if (!state.diverged_at) area.dot([state.w, state.b], "figure__current", 4);
     figure.draw(panels(svg, ...fitDrawings(state)));
-    const { readouts } = fitText(state);
-    figure.readouts([...readouts, ["dL/dw", state.weight_grad_text], ["dL/db", state.bias_grad_text]]);
-    figure.describe(state.description);
+    figure.readouts([...fitReadouts(state), ["dL/dw", state.weight_grad_text], ["dL/db", state.bias_grad_text]]);
     figure.messages(state.messages, state.diverged_at !== null);
   };
 }

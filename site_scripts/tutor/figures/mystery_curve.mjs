@@ -20,9 +20,6 @@ export function mountView(figure) {
     area.dot([state.x, state.value], "figure__point");
     figure.draw(svg);
     figure.readouts([["Formula", state.formula], ["f(x)", state.value_text], ["f'(x) from backward()", state.slope_text]]);
-    figure.describe(`At x = ${state.x_text}: f(x) = ${state.value_text}, slope ${state.slope_text}; `
-      + `${state.asked_points.length} point${state.asked_points.length === 1 ? "" : "s"} asked about drawn; `
-      + `${state.revealed ? "the full curve is drawn" : "the curve between them is not"}.`);
     figure.messages([state.revealed ? "The full curve, sampled by the model."
       : `The ${state.asked_points.length === 1 ? "point" : `${state.asked_points.length} points`} you asked about, `
         + "with the tangent at the last: the curve between them is not drawn."]);

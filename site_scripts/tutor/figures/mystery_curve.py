@@ -60,6 +60,9 @@ def new_state(x, revealed, asked=()):
         "tangent": line_through(x, value, slope, x - TANGENT_HALF_WIDTH, x + TANGENT_HALF_WIDTH),
         "revealed": bool(revealed),
         "curve": sample_curve(lambda t: f(t).data, X_RANGE["min"], X_RANGE["max"]) if revealed else None,
+        "description": (f"At x = {number_text(x, 3)}: f(x) = {number_text(value, 4)}, slope {number_text(slope, 4)}; "
+                        f"{len(asked)} point{'' if len(asked) == 1 else 's'} asked about drawn; "
+                        f"{'the full curve is drawn' if revealed else 'the curve between them is not'}."),
     }
 
 

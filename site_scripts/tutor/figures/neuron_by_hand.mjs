@@ -17,7 +17,7 @@ function neuronDrawing(state) {
   const shown = (key) => state.shown[key] ?? (state.open === key ? UNKNOWN : LATER);
   const input = Object.fromEntries(state.inputs);
   const gradClass = (key) => `figure__node-grad figure__neuron-grad${state.shown[key] ? " figure__neuron-grad--known" : ""}`;
-  const svg = drawing(400, 190, state.description);
+  const svg = drawing(400, 190);
   const line = (points) => svg.append(svgElement("polyline", { points, class: "figure__neuron-edge" }));
   // each input's edge runs level (its weight and that weight's gradient above and below it), then into the sum
   for (const [y, x, w, key, into] of [[30, "x₁", "w₁", "w1", 74], [160, "x₂", "w₂", "w2", 116]]) {
@@ -55,7 +55,6 @@ export function mountView(figure) {
     }
     figure.draw(neuronDrawing(state));
     figure.readouts([["Fields right", state.right_text]]);
-    figure.describe(state.description);
     figure.messages(state.messages, state.warning);
   };
 }

@@ -23,8 +23,6 @@ export function mountView(figure) {
       ["Tangent slope 2x", state.tangent_slope_text],
       ["Secant minus tangent", state.difference_text],
     ]);
-    figure.describe(`At x = ${state.x_text} with h = ${state.h_text}: secant slope ${state.secant_slope_text}, `
-      + `tangent slope ${state.tangent_slope_text}, difference ${state.difference_text}.`);
     figure.messages([`Orange: the secant. Purple: the tangent. At x = ${state.x_text} the function ${state.direction}.`]);
   };
 }

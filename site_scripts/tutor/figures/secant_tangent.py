@@ -52,6 +52,8 @@ def new_state(x, h_index):
         "tangent_slope_text": number_text(tangent_slope),
         "difference_text": number_text(secant_slope - tangent_slope, 3),
         "direction": "falls" if tangent_slope < 0 else "rises" if tangent_slope > 0 else "is flat",
+        "description": (f"At x = {number_text(x)} with h = {number_text(h)}: secant slope {number_text(secant_slope)}, "
+                        f"tangent slope {number_text(tangent_slope)}, difference {number_text(secant_slope - tangent_slope, 3)}."),
     }
 
 

@@ -22,7 +22,7 @@ export function mountView(figure) {
   figure.button("Start again", "reset");
   return (state) => {
     const layout = figure.picture.clientWidth >= LAYOUTS.square.width ? LAYOUTS.square : LAYOUTS.column;
-    const svg = drawing(layout.width, layout.height, state.description);
+    const svg = drawing(layout.width, layout.height);
     const defs = svgElement("defs");
     const marker = svgElement("marker", { id: "training-loop-arrow", viewBox: "0 0 10 10", refX: 9, refY: 5,
       markerWidth: 8, markerHeight: 8, orient: "auto-start-reverse" });
@@ -45,7 +45,6 @@ export function mountView(figure) {
     }
     figure.draw(svg);
     figure.readouts([["Pass", state.pass_text], ["Loss", state.loss_text]]);
-    figure.describe(state.description);
     figure.messages(state.messages);
   };
 }

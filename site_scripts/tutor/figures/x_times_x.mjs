@@ -1,7 +1,7 @@
 // x_times_x.mjs: view of the figure "x × x, traced" (model: x_times_x.py).
 // What it is: three buttons and a drawing of the engine's graph for q = x · x, whose two edges
 // both lead to x. What it is not: arithmetic; every number comes from the model's state.
-import { graphDescription, graphDrawing } from "../../browser/figures/svg.mjs";
+import { graphDrawing } from "../../browser/figures/svg.mjs";
 
 export function mountView(figure) {
   figure.button("Evaluate x × x", "evaluate");
@@ -17,7 +17,6 @@ export function mountView(figure) {
       ["dq/dq", q?.grad_text ?? "not seeded"],
       ["x.grad", x.grad_text ?? "not reached"],
     ]);
-    figure.describe(graphDescription(state.graph));
     figure.messages(state.messages);
   };
 }

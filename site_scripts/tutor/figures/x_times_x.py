@@ -9,7 +9,7 @@ What it is not: the view (x_times_x.mjs draws the boxes and forwards the buttons
 from tinygrad import Value
 
 from .display import state_field
-from .graph_trace import edge_count, trace
+from .graph_trace import description, edge_count, trace
 
 TITLE = "x × x, traced"
 PAGE_CALLS = ("initial", "evaluate", "seed_output_gradient", "follow_next_operand")
@@ -49,6 +49,7 @@ def new_state(evaluated, seeded, edges_done):
         "messages": messages,
         "can_seed": evaluated,
         "can_follow": seeded and not graph["finished"],
+        "description": description(graph),
     }
 
 

@@ -15,7 +15,7 @@ export function mountView(figure) {
   return (state) => {
     const groups = [...new Set(state.bars.map((bar) => bar.group))];
     const width = LEFT + state.bars.length * SLOT + groups.length * GAP + 10;
-    const svg = drawing(width, 306, state.description);
+    const svg = drawing(width, 306);
     const chart = plot(svg, { xRange: [0, width - LEFT - 10], yRange: state.bar_range, box: [LEFT, 10, width - LEFT - 10, 220],
       xLabel: "", yLabel: "dL/dparameter", empty: "" });
     let x = GAP / 2;
@@ -43,7 +43,6 @@ export function mountView(figure) {
       ["Steps", state.steps_text], ["Loss", state.loss_text], ["Gradients from one backward()", state.count_text],
       ["Extra loss evaluations", state.evaluations_text], ["Largest difference", state.largest_gap_text],
     ]);
-    figure.describe(state.description);
     figure.messages(state.messages);
   };
 }

@@ -72,9 +72,9 @@ def new_state(network, steps):
         "largest_gap_text": number_text(largest_gap, 2),
         "messages": [f"One backward() gave all {count} gradients. Central differences needed {evaluations} more "
                      f"evaluations of the loss; the largest disagreement is {number_text(largest_gap, 2)}."],
-        "description": (f"Bar chart of the {count} gradients after {steps} training steps, loss {number_text(loss.data, 3)}: "
+        "description": (f"Bar chart of the {count} gradients after {steps} training steps, loss {number_text(loss.data)}: "
                         f"backward() and central differences agree within {number_text(largest_gap, 2)}; the largest "
-                        f"gradient in size is {number_text(max(backward, key=abs), 3)}."),
+                        f"gradient in size is {number_text(max(backward, key=abs), 4)}."),
     }
 
 

@@ -63,7 +63,7 @@ export function mountView(figure) {
     setSeed(state.seed, `seed ${state.seed}`);
     setHidden(state.hidden, `${state.hidden} hidden neuron${state.hidden === 1 ? "" : "s"}`);
     const [low, high] = state.input_range;
-    const surface = drawing(300, 290, state.description);
+    const surface = drawing(300, 290);
     const square = plot(surface, { xRange: [low, high], yRange: [low, high], box: [44, 10, 240, 240], xLabel: "x₁", yLabel: "x₂" });
     const cell = (high - low) / state.grid.length;
     state.grid.forEach((row, r) => row.forEach((output, c) => {
@@ -84,7 +84,6 @@ export function mountView(figure) {
       ["Steps", state.steps_text], ["Loss", state.loss_text], ["Parameters", state.parameter_count_text],
       ...state.points.map(([x1, x2], index) => [`Output at (${x1}, ${x2})`, state.prediction_texts[index]]),
     ]);
-    figure.describe(state.description);
     figure.messages(state.messages);
   };
 }

@@ -194,8 +194,8 @@ def new_state(seed, hidden, network, history):
         "history_range": history_range(history),
         "messages": messages,
         "description": (f"XOR network with {hidden} hidden neuron{'s' if hidden != 1 else ''}, seed {seed}, after "
-                        f"{steps} steps: loss {number_text(loss, 3)}; {correct} of the 4 inputs on the right side of 0 "
-                        f"(outputs {', '.join(number_text(p, 2) for p in predictions)})."),
+                        f"{steps} steps: loss {number_text(loss)}; {correct} of the 4 inputs on the right side of 0 "
+                        f"(outputs {', '.join(number_text(p, 3) for p in predictions)})."),
     }
 
 
