@@ -1,5 +1,6 @@
-"""test_figure_geometry.py: every figure's text lies inside its drawing, and a graph's edge labels stay clear of
-its boxes and of each other, at 1280 × 900 and on a 375 × 740 phone (issue #36).
+"""test_figure_geometry.py: every figure's text lies inside its drawing, clear of other text and of a plot's frame
+(a legend outside it), and a graph's edge labels stay clear of its boxes, at 1280 × 900 and on a 375 × 740 phone
+(issue #36).
 
 What it is: one page load per chapter with figures and per size. The graphs are first operated to the end as a
 reader would (seeded and backpropagated, every "Backpropagate by hand" field filled in right, the Graph chapter's
@@ -18,29 +19,32 @@ SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 375, "hei
 CHAPTERS = ["derivatives", "loss-and-gradient", "backpropagation", "checking", "training"]
 SHOWN_EXPRESSION = "(a * b).tanh() + a"
 
-# What is wrong with the drawings of one figure: a text (ignoring its 4 px halo) that leaves its <svg>, or, in a
-# graph, an edge label's text over a box or over another edge's label. Hidden drawings (size 0) are skipped.
+# What is wrong with the drawings of one figure: a text (ignoring its 4 px halo) that leaves its <svg>, runs into
+# another text (a legend, a tick, an edge label) or crosses a plot's frame, a legend inside a frame (among the
+# curves: the cost figure's ran into the frame), or, in a graph, an edge label's text over a box. Hidden drawings
+# (size 0) are skipped.
 FAULTS = """(figure) => {
   const faults = [];
   const apart = (a, b) => a.right <= b.left + 0.5 || b.right <= a.left + 0.5 || a.bottom <= b.top + 0.5 || b.bottom <= a.top + 0.5;
+  const within = (a, b) => a.left >= b.left - 0.5 && a.right <= b.right + 0.5 && a.top >= b.top - 0.5 && a.bottom <= b.bottom + 0.5;
   const named = (text) => JSON.stringify(text.textContent);
   for (const svg of figure.querySelectorAll("svg.figure__drawing")) {
     const drawing = svg.getBoundingClientRect();
     if (!drawing.width) continue;
-    for (const text of svg.querySelectorAll("text")) {
-      const shown = text.getBoundingClientRect();
-      if (!shown.width) continue;
-      if (shown.left < drawing.left - 0.5 || shown.right > drawing.right + 0.5 || shown.top < drawing.top - 0.5
-          || shown.bottom > drawing.bottom + 0.5) faults.push(`${named(text)} leaves its drawing`);
-    }
-    const boxes = [...svg.querySelectorAll(".figure__node")].map((node) => [node.dataset.node, node.querySelector("rect").getBoundingClientRect()]);
-    const labels = [...svg.querySelectorAll(".figure__edge-label text")].map((text) => [text, text.getBoundingClientRect()]);
-    labels.forEach(([text, shown], index) => {
-      for (const [symbol, box] of boxes) if (!apart(shown, box)) faults.push(`${named(text)} overlaps the box of ${symbol}`);
-      for (const [other, place] of labels.slice(0, index)) {
-        if (other.parentElement !== text.parentElement && !apart(shown, place)) faults.push(`${named(text)} overlaps ${named(other)}`);
+    const texts = [...svg.querySelectorAll("text")].map((text) => [text, text.getBoundingClientRect()]).filter(([, shown]) => shown.width);
+    const frames = [...svg.querySelectorAll(".figure__frame")].map((frame) => frame.getBoundingClientRect());
+    texts.forEach(([text, shown], index) => {
+      if (!within(shown, drawing)) faults.push(`${named(text)} leaves its drawing`);
+      for (const [other, place] of texts.slice(0, index)) if (!apart(shown, place)) faults.push(`${named(text)} overlaps ${named(other)}`);
+      for (const frame of frames) {
+        if (!apart(shown, frame) && (!within(shown, frame) || text.matches(".figure__legend"))) faults.push(`${named(text)} runs into a plot's frame`);
       }
     });
+    const boxes = [...svg.querySelectorAll(".figure__node")].map((node) => [node.dataset.node, node.querySelector("rect").getBoundingClientRect()]);
+    const labels = [...svg.querySelectorAll(".figure__edge-label text")].map((text) => [text, text.getBoundingClientRect()]);
+    for (const [text, shown] of labels) {
+      for (const [symbol, box] of boxes) if (!apart(shown, box)) faults.push(`${named(text)} overlaps the box of ${symbol}`);
+    }
   }
   return faults;
 }"""

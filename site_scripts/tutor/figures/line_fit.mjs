@@ -14,13 +14,15 @@ export function trainingControls(figure, resetKwargs) {
     (state, rate) => ({ state, learning_rate: rate }));
 }
 
-/** Two drawings of a line-fit state: the points with the line, and the loss over the steps. */
+/** Two drawings of a line-fit state: the points with the line, and the loss over the steps (small plots: two to
+ *  a row on a laptop, see figures.css). */
 export function fitDrawings(state) {
   const fit = drawing(320, 270, `The four points and the line y = ${state.w_text}·x + ${state.b_text}`);
   const points = plot(fit, { xRange: state.plot_x, yRange: state.plot_y, box: [50, 10, 256, 220], xLabel: "x", yLabel: "y" });
   if (!state.diverged_at) points.segment(state.line, "figure__line");
   state.points.forEach((point) => points.dot(point, "figure__point", 4));
   const history = drawing(320, 270, `The loss over ${state.steps_text} steps, now ${state.loss_text}`);
+  for (const svg of [fit, history]) svg.classList.add("figure__small-plot");
   const losses = plot(history, { xRange: [0, Math.max(1, state.steps)], yRange: state.history_range, box: [56, 10, 250, 220],
     xLabel: "step", yLabel: "loss", yScale: "log", empty: state.steps ? null : "no steps yet" });
   losses.curve(state.history.map((loss, step) => [step, loss]), "figure__history");

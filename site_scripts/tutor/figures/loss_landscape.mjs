@@ -59,7 +59,7 @@ export function mountView(figure) {
     setStartW(state.start[0], `start w = ${state.start_w_text}`);
     setStartB(state.start[1], `start b = ${state.start_b_text}`);
     const svg = drawing(320, 290);
-    svg.classList.add("figure__landscape");
+    svg.classList.add("figure__landscape", "figure__small-plot");
     area = plot(svg, { xRange: [state.w_range.min, state.w_range.max], yRange: [state.b_range.min, state.b_range.max],
       box: BOX, xLabel: "w", yLabel: "b" });
     if (state.grid && state.grid !== grid) {
