@@ -216,7 +216,8 @@ export class PageRuns {
         + "They will run again before the next block you run.");
       return;
     }
-    if (!replay) {
+    if (!replay) { // the blocks whose last run succeeded run again before the next block the reader runs
+      for (const block of ranBefore) if (!this.succeeded.has(block)) this.ran.add(block); // as a replay leaves them
       this.succeeded.clear();
       const breaker = this.breaker;
       this.breaker = null;
