@@ -11,13 +11,14 @@ Each cell says what its block must show and how it must end; `test_hostile_cell`
 presses Stop or Restart Python when the cell says so, and then checks that the next run works.
 The cells of one group share one page visit (booting Python costs seconds): "plain" on a page that
 is not cross-origin isolated (Stop restarts Python), "isolated" on one that is (Stop interrupts).
-When Python has to be restarted (Stop without interrupts, a fatal crash, Restart Python) the page's
-earlier blocks are re-run to restore the reader's definitions: the tests of restarts open the page
-afresh, so what they re-run is theirs alone. A block that replaces the lesson's own runtime
-(`tutor.runtime.output.Output = None`) breaks nothing: the next runs and the figures work, and a
-restart re-runs what the blocks hold then (after Reset, the lesson's code). A block that breaks what
-the runtime relies on elsewhere (`ast.parse = None`) is named when a restart re-runs it, and the page
-offers a restart that re-runs no block. A double-clicked Stop stops once, and a block whose last run was
+When Python has to be restarted (Stop without interrupts, a fatal crash) the page's earlier
+blocks are re-run to restore the reader's definitions; Restart Python runs nothing, and the next
+block the reader runs runs them first and names them: the tests of restarts open the page afresh,
+so what they re-run is theirs alone. A block that replaces the lesson's own runtime
+(`tutor.runtime.output.Output = None`) breaks nothing: the next runs and the figures work, and after
+a restart what the blocks hold then runs (after Reset, the lesson's code). A block that breaks what
+the runtime relies on elsewhere (`ast.parse = None`) is named when a replay or a later block re-runs
+it, and is not run again until it changes. A double-clicked Stop stops once, and a block whose last run was
 stopped, changed the engine or left a task that ignores its cancellation never runs first for a later
 block, which names it instead. Errors whose words are Python's alone (a missing package, a syntax
 error, SystemExit(3), one's own KeyboardInterrupt, an error whose __str__ raises) are tested in
@@ -40,6 +41,9 @@ from helpers import (PYTHON_TIMEOUT_MS, REPO, UI_TIMEOUT_MS, block, open_lesson,
 from tutor.runtime.guards import SAFE_RECURSION_LIMIT
 
 RESTORED = "your definitions are back"
+NOTHING_RE_RUN = "No block was re-run. When you run a block, the earlier blocks it needs run again first."
+RAN_AGAIN = "Python was restarted since block 1 last ran: re-ran it first, for what it defines.\n"
+BREAKS_PYTHON = "import ast\nast.parse = None  # what every run needs first"
 ENGINE_SHA256 = hashlib.sha256((REPO / "engine" / "tinygrad.py").read_bytes()).hexdigest()
 STOPPED_BY_RESTART = "Python had to be restarted to stop this code"
 INTERRUPTED = "KeyboardInterrupt: stopped by the Stop button. Everything defined before it is kept."
@@ -431,12 +435,34 @@ def test_restart_python_rebuilds_a_broken_engine(page, site_url, lesson_path, pa
 
     press(second, "Restart Python")
 
-    wait_output_contains(second, RESTORED)
+    wait_output_contains(second, NOTHING_RE_RUN)
     wait_not_busy(second)
     assert python_interpreter(page) > interpreter
-    assert "Python was restarted" in output_text(second) and "Re-ran block 1" in output_text(second)
-    assert run_code(second, "from tinygrad import Value as Engine\nprint(Value is Engine)") == "True\n"
+    assert "Python was restarted" in output_text(second)
+    assert run_code(second, "from tinygrad import Value as Engine\nprint(Value is Engine)") == "True\n" + RAN_AGAIN
     assert run_code(block(page, 3), "print(kept)") == "restored\n"
+    assert page_errors == []
+
+
+def test_restart_python_runs_no_block_until_the_reader_runs_one(page, site_url, lesson_path, page_errors):
+    """Restart Python runs nothing: a block that printed has not run again (its run count stays) until
+    the reader runs a later block, which runs it first and says so."""
+    open_lesson(page, site_url, lesson_path)
+    first, second = block(page, 1), block(page, 2)
+    set_code(first, "kept = 'restored'\nprint('block 1 ran')")
+    assert run_block(first) == "block 1 ran\n"
+    runs = run_count(first)
+    interpreter = python_interpreter(page)
+
+    press(first, "Restart Python")
+
+    wait_output_contains(first, "Python was restarted.")  # with what follows it at once
+    wait_not_busy(first)
+    assert python_interpreter(page) > interpreter
+    assert output_text(first) == "Python was restarted.\n" + NOTHING_RE_RUN + "\n", output_text(first)
+    assert run_count(first) == runs, "Restart Python ran block 1 again"
+    assert run_code(second, "print(kept)") == "restored\n" + RAN_AGAIN
+    assert run_count(first) == runs + 1 and output_text(first) == "block 1 ran\n"
     assert page_errors == []
 
 
@@ -449,8 +475,8 @@ CLOBBER = ("import tutor.runtime.output as output, tutor.runtime.runner as runne
 SECANT, POSITION, TANGENT = "Secant and tangent", "Position x", "Tangent slope 2x"
 
 
-def test_a_block_that_clobbers_the_runtime_breaks_nothing_and_a_restart_replays_the_code_shown(page, site_url,
-                                                                                             page_errors):
+def test_a_block_that_clobbers_the_runtime_breaks_nothing_and_after_a_restart_the_code_shown_runs(page, site_url,
+                                                                                                 page_errors):
     open_lesson(page, site_url, "derivatives/")
     first, second, third = block(page, 1), block(page, 2), block(page, 3)
     set_code(first, CLOBBER)
@@ -464,27 +490,29 @@ def test_a_block_that_clobbers_the_runtime_breaks_nothing_and_a_restart_replays_
     position.fill("-3")  # and so do the figures' calls
     expect(figure.locator(f'[data-readout="{TANGENT}"]')).to_have_text("−6", timeout=PYTHON_TIMEOUT_MS)
 
-    press(first, "Reset")  # the lesson's code again: a restart re-runs that, not the clobbering code
+    press(first, "Reset")  # the lesson's code again: after a restart that runs, not the clobbering code
     interpreter = python_interpreter(page)
     press(second, "Restart Python")
-    wait_output_contains(second, "Re-ran blocks 1 and 2")
+    wait_output_contains(second, NOTHING_RE_RUN)
     wait_not_busy(second)
     assert python_interpreter(page) > interpreter
-    assert "But block 2 failed this time" in output_text(second)  # print(kept): the lesson's block 1 has no kept
-    assert run_code(third, "print('kept' in globals())") == "False\n"
+    assert run_code(third, "print('kept' in globals())") == ("False\nPython was restarted since block 2 last ran: "
+                                                             "re-ran it first, for what it defines.\n")
+    assert second.get_attribute("data-state") == "error"  # print(kept): the lesson's block 1 has no kept
     assert page_errors == []
 
 
 def test_a_replayed_block_that_breaks_python_is_named_and_a_restart_without_replay_is_offered(page, site_url,
                                                                                            lesson_path, page_errors):
+    """Stop without isolation replays block 1 with the code it holds now, which breaks Python."""
     open_lesson(page, site_url, lesson_path)
     first, second, third = block(page, 1), block(page, 2), block(page, 3)
-    set_code(first, "import ast\nast.parse = None  # what every run needs first")
     run_block(first)
-    shown = run_code(second, "print('never printed')")
-    assert "Even an empty block fails now" in shown and "Restart Python" in shown, shown
-
-    press(second, "Restart Python")  # re-runs block 1, which breaks the fresh Python again
+    set_code(first, BREAKS_PYTHON)  # edited, not run: the replay runs it
+    set_code(second, "while True:\n    pass")
+    press(second, "Run")
+    wait_running(second)
+    press(second, "Stop")
     offer = second.get_by_role("alert")
     expect(offer).to_contain_text("Re-running block 1 broke the page's Python", timeout=PYTHON_TIMEOUT_MS)
     interpreter = python_interpreter(page)
@@ -495,11 +523,36 @@ def test_a_replayed_block_that_breaks_python_is_named_and_a_restart_without_repl
     assert "Block 1 broke Python when it was re-run" in output_text(second)
     expect(offer).to_be_hidden()
 
-    press(first, "Reset")  # as the note says: block 1 runs first again before block 3
-    shown = run_code(third, "print(6 * 7)")  # and so does block 2, unchanged since it ran in another Python: named
-    assert shown == "42\nPython was restarted since block 2 last ran: re-ran it first, for what it defines.\n", shown
+    press(first, "Reset")  # as the note says: block 1 runs first again before block 3, block 2 (stopped) does not
+    shown = run_code(third, "print(6 * 7)")
+    assert shown == "42\n" + KEPT_BACK.replace("Block 1", "Block 2").format(why="its last run was stopped"), shown
     assert page_errors == []
 
+
+def test_an_earlier_block_that_breaks_python_when_run_first_again_is_named_and_not_run_again(page, site_url,
+                                                                                            lesson_path, page_errors):
+    open_lesson(page, site_url, lesson_path)
+    first, second, third = block(page, 1), block(page, 2), block(page, 3)
+    set_code(first, BREAKS_PYTHON)
+    run_block(first)
+    shown = run_code(second, "print('never printed')")
+    assert "Even an empty block fails now" in shown and "Restart Python" in shown, shown
+    press(second, "Restart Python")
+    wait_output_contains(second, NOTHING_RE_RUN)
+    wait_not_busy(second)
+
+    shown = run_code(third, "print(6 * 7)")  # block 1 runs first again, breaks Python: block 3 does not run
+    assert "42" not in shown and "Not run: block 1, run first, broke the page's Python" in shown, shown
+    assert "Even an empty block fails now" in output_text(first)
+    press(third, "Restart Python")
+    wait_output_contains(third, NOTHING_RE_RUN)
+    wait_not_busy(third)
+    runs = run_count(first)
+
+    shown = run_code(third, "print(6 * 7)")  # block 1 is named, not run (block 2's last run failed: not run either)
+    assert shown == "42\n" + KEPT_BACK.format(why="its re-run broke the page's Python"), shown
+    assert run_count(first) == runs
+    assert page_errors == []
 
 
 @pytest.mark.parametrize("where", ["plain", "isolated", "chained"])

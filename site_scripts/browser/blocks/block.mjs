@@ -157,7 +157,7 @@ export class Block {
     const { element } = this.notice("alert", text, { actions: [["Restart Python without re-running blocks", () => {
       element.remove();
       this.plainRestart = null;
-      this.runs.restartPython(this, { replay: false });
+      this.runs.restartPython(this);
     }]] });
     this.plainRestart = element;
   }
@@ -244,12 +244,13 @@ export class Block {
     this.element.dispatchEvent(new CustomEvent("block-reset"));
   }
 
-  async execute(pageKey, code, fresh, notes = () => []) {
+  /** Run `code` as this block's run; with `check`, Python then checks its own machinery (error broken). */
+  async execute(pageKey, code, fresh, notes = () => [], check = false) {
     this.clearOutput();
     this.ranHere = true;
     this.showLessonOutput();
     const result = await runtime.run({
-      page: pageKey, code, fresh, filename: this.filename, label: this.about,
+      page: pageKey, code, fresh, check, filename: this.filename, label: this.about,
       onStart: () => this.setState("running"),
       onOutput: (stream, text) => this.write(stream, text),
       onGraph: (graph) => this.write(GRAPH, graph),

@@ -5,16 +5,18 @@
 // the block, and resolves to its result (on a `chained` page, whose blocks each build on all earlier
 // ones, an earlier block also runs again when its code changed since its last good run, and running a
 // block makes every later block run again before it is next needed); after(task) runs a task once the runs queued so far have
-// ended (the exercises' checks). stop() and restartPython() act on Python for the whole page. When
-// Python is restarted (Stop on a page that cannot interrupt, a crash, Restart Python, another
-// engine), the blocks whose last run succeeded are re-run quietly, in page order, with the code they
+// ended (the exercises' checks). stop() and restartPython() act on Python for the whole page. Restart
+// Python runs nothing: the next block the reader runs runs first, visibly, the earlier blocks it needs
+// (named in its output). When Python is replaced otherwise (Stop on a page that cannot interrupt, a
+// crash, another engine), the blocks whose last run succeeded are re-run quietly, in page order, with the code they
 // hold now (after a Reset, the lesson's), to restore the reader's definitions, and the block
 // concerned says so (or, when nothing is re-run, that the definitions are gone); a run that changed
 // the lesson's engine (tinygrad.Value = None, a rewritten tinygrad.py) or left an asyncio task that
 // ignores its cancellation is not re-run, or Restart Python could not fix it. Each re-run asks Python
 // to check its own machinery afterwards (runtime.run's `check`, the contract's one check): when a
 // re-run broke it (error broken), re-running stops there, the block concerned names the block that
-// broke it and offers "Restart Python without re-running blocks" (restartPython(block, { replay: false })).
+// broke it and offers "Restart Python without re-running blocks". An earlier block that runs first for
+// a later one is checked the same way: when it broke Python, the later block does not run and names it.
 // A block whose last run was stopped, changed the lesson's engine, left such a task or, re-run, broke
 // Python never runs first for a later block until its code changes: the later block names it instead;
 // and one that runs first again in a fresh Python is named too.
@@ -24,6 +26,7 @@ import { endedByStop, runtime } from "../runtime/runtime.mjs";
 
 const ENGINE_CHANGED = "its last run changed what the lesson's engine and figures compute with";
 const TASKS_LEFT = "its last run left an asyncio task running that ignored its cancellation";
+const BROKE_PYTHON = "its re-run broke the page's Python";
 
 /** The runs of one page visit: the blocks that have run, and the queue of runs. */
 export class PageRuns {
@@ -39,7 +42,6 @@ export class PageRuns {
   running = null; // the block Python is running now
   lastRun = null; // the block that ran last: it reports restarts that no block caused
   restartRequestedBy = null;
-  replayNext = true; // whether the restart the reader asked for re-runs the blocks
   breaker = null; // the block whose re-run broke Python's machinery, until a restart without re-running
   replaying = false;
 
@@ -89,10 +91,9 @@ export class PageRuns {
     runtime.stop();
   }
 
-  /** Restart Python for `block`'s Restart button; `replay: false` re-runs none of the blocks. */
-  restartPython(block, { replay = true } = {}) {
+  /** Restart Python for `block`'s Restart button: no block runs until the reader runs one. */
+  restartPython(block) {
     this.restartRequestedBy = block;
-    this.replayNext = replay;
     runtime.restart();
   }
 
@@ -111,7 +112,14 @@ export class PageRuns {
     });
     for (const block of earlier) block.setState("queued");
     let interrupted = false;
+    let broke = null; // an earlier block that, run first again, broke Python: the later ones do not run
     for (const block of [...earlier, target]) {
+      if (broke) {
+        block.finish({ ok: false, report: "", engineChanged: false, error: { kind: ERROR.BROKEN,
+          message: `Not run: ${blockNumbers([broke])}, run first, broke the page's Python. Press Restart Python: `
+            + `then no block runs ${blockNumbers([broke])} first until you change it or press its Reset.` } });
+        continue;
+      }
       if (interrupted || this.stops !== stopsSoFar) {
         block.finish({ ok: false, report: "", engineChanged: false,
                        error: { kind: ERROR.STOPPED, message: "Not run: Stop was pressed." } });
@@ -121,7 +129,7 @@ export class PageRuns {
       this.running = block;
       // The target's notes are part of its run: written before it shows as finished, never after.
       const notes = block === target ? (result) => this.notesAfter(result, stopsSoFar, again, notRunFirst) : undefined;
-      const result = await block.execute(this.key, code, fresh, notes);
+      const result = await block.execute(this.key, code, fresh, notes, again.includes(block));
       this.running = null;
       this.lastRun = block;
       fresh = false;
@@ -133,7 +141,10 @@ export class PageRuns {
       if (stopped) this.notRunFirst.set(block, { code, why: "its last run was stopped" });
       else if (result.engineChanged) this.notRunFirst.set(block, { code, why: ENGINE_CHANGED });
       else if (result.tasksLeft) this.notRunFirst.set(block, { code, why: TASKS_LEFT });
-      else this.notRunFirst.delete(block);
+      else if (block !== target && result.error?.kind === ERROR.BROKEN) {
+        this.notRunFirst.set(block, { code, why: BROKE_PYTHON });
+        broke = block;
+      } else this.notRunFirst.delete(block);
       const restarted = runtime.interpreter !== this.interpreterRanIn; // restore() follows
       if (!restarted) this.ran.add(block);
       if (this.chained) for (const later of this.blocks.slice(this.blocks.indexOf(block) + 1)) this.ran.delete(later);
@@ -177,9 +188,8 @@ export class PageRuns {
   /** Python was replaced by a fresh interpreter: queue the restoring of this page's definitions. */
   restartHappened(restart) {
     const reporter = (restart.reason === "requested" && this.restartRequestedBy) || this.running || this.lastRun;
-    const replay = restart.reason !== "requested" || this.replayNext;
+    const replay = restart.reason !== "requested"; // Restart Python runs nothing
     this.restartRequestedBy = null;
-    this.replayNext = true;
     const context = {
       reporter,
       reporterWasRunning: reporter !== null && reporter === this.running, // its run's result told it why
@@ -193,7 +203,8 @@ export class PageRuns {
   /** Re-run, quietly and in page order, the blocks whose last run succeeded, with the code they hold now;
    *  tell `reporter` how it went. Blocks that ran before the restart count as run again (as an interrupt
    *  would have left them), except those whose re-run failed or did not happen: they run again before
-   *  the next block the reader runs. Without `replay`, nothing is re-run. */
+   *  the next block the reader runs. Without `replay` (Restart Python), nothing is re-run: the earlier
+   *  blocks run again before the next block the reader runs. */
   async restore(restart, { reporter, reporterWasRunning, ranBefore, cutReplay, replay }) {
     this.interpreterRanIn = runtime.interpreter;
     this.ran.clear();
@@ -205,13 +216,18 @@ export class PageRuns {
         + "They will run again before the next block you run.");
       return;
     }
-    if (!replay) {
+    if (!replay) { // the blocks whose last run succeeded run again before the next block the reader runs
+      for (const block of ranBefore) if (!this.succeeded.has(block)) this.ran.add(block); // as a replay leaves them
       this.succeeded.clear();
       const breaker = this.breaker;
       this.breaker = null;
-      reporter?.note("No block was re-run: what the blocks had defined is gone."
-        + (breaker ? ` ${capitalized(blockNumbers([breaker]))} broke Python when it was re-run: change it or press `
-          + "its Reset before you run it again (until then, no later block runs it first)." : ""));
+      if (ranBefore.size > 0 || breaker) {
+        reporter?.note("No block was re-run. When you run a block, the earlier blocks it needs run again first.");
+      }
+      if (breaker) {
+        reporter?.note(`${capitalized(blockNumbers([breaker]))} broke Python when it was re-run: change it or press `
+          + "its Reset before you run it again (until then, no later block runs it first).");
+      }
       return;
     }
     const replayed = this.blocks.filter((block) => this.succeeded.has(block));
@@ -258,7 +274,7 @@ export class PageRuns {
     }
     if (broke) {
       this.breaker = broke.block;
-      this.notRunFirst.set(broke.block, { code: replayedCode.get(broke.block), why: "its re-run broke the page's Python" });
+      this.notRunFirst.set(broke.block, { code: replayedCode.get(broke.block), why: BROKE_PYTHON });
       const rest = replayed.slice(replayed.indexOf(broke.block) + 1);
       reporter?.endRestoring();
       reporter?.offerPlainRestart(`Re-running ${blockNumbers([broke.block])} broke the page's Python: after it, even `
