@@ -16,6 +16,7 @@ not; a micrograd-style engine (no
 `edges`) is refused with a message naming what the site reads and it lacks, and the lesson's engine
 with a recursive topological order is refused naming the figure that cannot start, the function that
 calls itself and the explicit stack to use instead.
+A check that takes long says every second how long it has taken and when it stops.
 An edited engine whose backward() never returns for one input leaves no figure silent: the figure
 says Python has not answered, with Stop and "Restore the original engine", and a block waiting behind
 it says what it waits for; an engine that prints in Value.__init__ makes the figure say how many
@@ -178,6 +179,9 @@ def test_an_engine_that_never_finishes_importing_is_stopped_and_python_still_wor
     expect(stop).to_be_visible()
     page.wait_for_function("() => document.documentElement.dataset.pythonState === 'running'",
                            timeout=PYTHON_TIMEOUT_MS)
+    # While it runs, the check says how long it has taken and when it will stop (a slow check is not "forever").
+    expect(editor.get_by_role("status").filter(has_text=re.compile(
+        r"^Checking your engine in Python… [1-9]\d* s so far; the check stops after 45 s\.$"))).to_be_visible()
     stop.click()
     expect(editor).to_have_attribute("aria-busy", "false", timeout=PYTHON_TIMEOUT_MS)
     expect(editor.get_by_role("alert")).to_contain_text("The check was stopped before it finished")

@@ -106,9 +106,8 @@ class BuildOwn {
         this.lines.say("Not applied: your steps do not pass their checks yet (see below). The site keeps the engine it ran.");
         return;
       }
-      this.lines.say("Your steps pass. Checking your tinygrad.py as the page Edit the engine does…");
-      const code = this.joined();
-      const { problem, said, note } = await checkAndApply(this.engineCheck, code);
+      const { problem, said, note } = await checkAndApply(this.engineCheck, this.joined(), this.lines,
+        "Your steps pass. Checking your tinygrad.py as the page Edit the engine does…");
       if (problem || note) this.lines.showProblem(problem || note);
       this.lines.say(said);
     } finally {

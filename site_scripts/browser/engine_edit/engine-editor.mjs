@@ -34,16 +34,22 @@ export class EngineCheck {
   stopRequested = false;
   note = ""; // for the last engine that passed: how its gradients differ from a numerical estimate ("" if they agree)
 
-  /** "" if `code` can serve as the engine, else what is wrong, in words. */
-  async problem(code) {
+  /** "" if `code` can serve as the engine, else what is wrong, in words. While Python checks, `onSecond` is
+   *  told every second how many seconds the check has taken. */
+  async problem(code, onSecond = () => {}) {
     this.stopRequested = false;
     this.running = true;
     this.note = "";
     let timer = null;
+    let ticks = null;
     try {
       const verdict = await runtime.call("tutor.engine_edit", "check", { source: code }, {
         label: "the check of your engine",
-        onStart: () => { timer = setTimeout(() => this.stop(), CHECK_TIME_LIMIT_MS); },
+        onStart: () => {
+          const started = performance.now();
+          timer = setTimeout(() => this.stop(), CHECK_TIME_LIMIT_MS);
+          ticks = setInterval(() => onSecond(Math.round((performance.now() - started) / 1000)), 1000);
+        },
       });
       this.note = verdict.ok ? verdict.note : "";
       return verdict.ok ? "" : verdict.problem;
@@ -58,6 +64,7 @@ export class EngineCheck {
       return `The check could not run: ${error.message}`;
     } finally {
       clearTimeout(timer);
+      clearInterval(ticks);
       this.running = false;
     }
   }
@@ -70,11 +77,13 @@ export class EngineCheck {
 }
 
 /** Check `code` with `engineCheck` and, if it passes, make it the engine of every block and figure (stored
- *  for later visits when the browser can). Answers what is wrong ("" once applied), the sentence that
+ *  for later visits when the browser can). `lines` says `saying` meanwhile, with the seconds so far. Answers what is wrong ("" once applied), the sentence that
  *  says what happened and, for an applied engine whose gradients differ from a numerical estimate, the
  *  note that says where ("" otherwise), for the editor here and "Use my engine" (build_own/). */
-export async function checkAndApply(engineCheck, code) {
-  const problem = await engineCheck.problem(code);
+export async function checkAndApply(engineCheck, code, lines, saying) {
+  lines.say(saying);
+  const problem = await engineCheck.problem(code, (seconds) => lines.say(
+    `${saying} ${seconds} s so far; the check stops after ${CHECK_TIME_LIMIT_MS / 1000} s.`));
   if (problem) return { problem, said: "Not applied: the site keeps the engine it ran before.", note: "" };
   const stored = storeEngine(code);
   runtime.useEngine(code);
@@ -216,8 +225,7 @@ class EngineEditor {
       return;
     }
     this.setChecking(true);
-    this.lines.say("Checking your engine in Python…");
-    const { problem, said, note } = await checkAndApply(this.engineCheck, code);
+    const { problem, said, note } = await checkAndApply(this.engineCheck, code, this.lines, "Checking your engine in Python…");
     this.setChecking(false);
     if (problem || note) this.lines.showProblem(problem || note);
     this.lines.say(problem ? `${said} Your edit is kept in the editor.` : said);
