@@ -374,6 +374,7 @@ SCENARIO_WORDS = {
     "engine": "an edited engine", "everyPage": "every page of the lesson",
     "classOverview": "the class overview reading work files", "prediction": "a checked prediction",
     "damagedWasm": "a damaged download", "redeploy": "a new version of the lesson",
+    "redeployServiceWorker": "a new version of the lesson",
 }
 
 

@@ -587,11 +587,12 @@ def deploy_another_build(site):
 
 
 @contextlib.contextmanager
-def redeploying_host(site):
-    """A FaultyHost of a copy of `site`, without its service worker, whose `redeploy()` deploys build B
-    (the scenarios' "redeploy" site)."""
+def redeploying_host(site, service_worker):
+    """A FaultyHost of a copy of `site`, with or without its service worker, whose `redeploy()` deploys
+    build B (the scenarios' "redeploy" and "redeployServiceWorker" sites)."""
     with tempfile.TemporaryDirectory() as folder:
         copy = shutil.copytree(site, Path(folder) / "site")
-        with FaultyHost(copy, hidden={SERVICE_WORKER_PATH}) as host:
+        with FaultyHost(copy, hidden=() if service_worker else {SERVICE_WORKER_PATH}) as host:
+            host.service_worker = service_worker
             host.redeploy = lambda: deploy_another_build(copy)
             yield host

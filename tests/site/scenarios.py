@@ -75,7 +75,8 @@ SAVED_STATUS = "Saved for offline use"
 SAVING_STATUS = "Saving the lesson for offline use…"
 # A redeploy under an open page (issue #39): a page of build A whose Python has not started (its first block
 # is below the fold) is edited while the host deploys build B. Run must not start B's Python under page A: it
-# says a new version is available, and only the reader's Reload brings B, the edit kept.
+# says a new version is available, and only the reader's Reload brings B, the edit kept. With the service
+# worker, B's worker takes over the page, which the reader touched (a key), and the notice comes at once.
 REDEPLOY = {"page": "loss-and-gradient/", "code": "print('edited by the reader')",
             "notice": "A new version of the lesson is available"}
 PAGE_BUILD = "return document.querySelector('meta[name=\"lesson-python-build\"]')?.content ?? null"
@@ -361,7 +362,13 @@ def check_class_overview(seen, run):
 def redeploy_under_an_open_page(reader, host, lesson):
     reader.open(host.url + REDEPLOY["page"])
     at_load = {"interpreter": reader.state()["interpreter"], "build": reader.evaluate(PAGE_BUILD)}
+    if host.service_worker:
+        reader.wait("return navigator.serviceWorker.controller !== null", timeout_ms=PYTHON_TIMEOUT_MS)
+        reader.keys("Home")  # the reader touched the page: it is not reloaded behind their back
     host.redeploy()
+    if host.service_worker:
+        reader.evaluate("return navigator.serviceWorker.getRegistration().then((r) => r.update()).then(() => true)")
+        reader.control("alert", REDEPLOY["notice"], prefix=True, timeout_ms=PYTHON_TIMEOUT_MS)
     first = reader.block(1)
     reader.set_code(first, REDEPLOY["code"])
     refused = reader.run(first)
@@ -392,8 +399,8 @@ class Scenario:
     check: Callable                 # check(seen, run) asserts on it
     on: str = "site"                # "site" (as shipped, service worker allowed), "plain" (no snapshot, no SW),
                                     # "damaged" (its first answer for Pyodide's wasm is cut short) or
-                                    # "redeploy" (a copy without SW; play gets its host, whose redeploy()
-                                    # deploys build B, in place of the URL)
+                                    # "redeploy" or "redeployServiceWorker" (a copy, without or with its
+                                    # SW; play gets its host, whose redeploy() deploys build B, for a URL)
     needs: tuple = ()               # scenarios that must have run before, in the same browser profile
     tolerated: tuple = ()           # starts of problem texts that are not the page's errors here
 
@@ -414,6 +421,7 @@ SCENARIOS = [
     Scenario("stopNotIsolated", stop_ends_a_loop, check_stop(False), on="plain", tolerated=(WORKER_TERMINATED,)),
     Scenario("damagedWasm", block_runs, check_block_from("snapshot"), on="damaged"),
     Scenario("redeploy", redeploy_under_an_open_page, check_redeploy, on="redeploy"),
+    Scenario("redeployServiceWorker", redeploy_under_an_open_page, check_redeploy, on="redeployServiceWorker"),
 ]
 NAMES = [scenario.name for scenario in SCENARIOS]
 
