@@ -15,8 +15,8 @@ test per row, in table order, on one browser profile:
   - every lesson page opens; Python runs offline after the footer said the copy is saved;
   - the teacher's class overview reads two learners' work files and a bad one dropped onto it;
   - a block cannot reach the offline copy, and a cached page rewritten behind its back is never served;
-  - a redeploy under an open page: the page never runs the new build's Python, and reloads (edits kept)
-    only when the reader presses Reload;
+  - a redeploy under an open page, with and without the service worker: the page never runs the new
+    build's Python, and reloads (edits kept) only when the reader presses Reload;
   - and in every scenario no page logs a console error, an uncaught error or a CSP violation.
 
 Adding a scenario: write `def my_scenario(reader, url, lesson)`, which drives `reader` (open, control,
