@@ -373,7 +373,8 @@ SCENARIO_WORDS = {
     "figure": "a figure", "stopIsolated": "Stop", "stopNotIsolated": "Stop", "savedEdit": "a saved edit",
     "engine": "an edited engine", "everyPage": "every page of the lesson",
     "classOverview": "the class overview reading work files", "prediction": "a checked prediction",
-    "damagedWasm": "a damaged download",
+    "damagedWasm": "a damaged download", "redeploy": "a new version of the lesson",
+    "redeployServiceWorker": "a new version of the lesson",
 }
 
 

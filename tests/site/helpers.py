@@ -517,10 +517,10 @@ def cut_short(data):
 class FaultyHost:
     """A context manager: serve.py's handler in this process, on a free port (`url`), serving `site` except
     `damaged` bytes for the site path `path` the first `times` times it is asked for; a request that names the
-    damaged copy's validator gets a 304 (a host that keeps calling it current). `good_served`: site paths
-    served whole and good, in order."""
+    damaged copy's validator gets a 304 (a host that keeps calling it current); the site paths in `hidden`
+    answer 404. `good_served`: site paths served whole and good, in order."""
 
-    def __init__(self, site, path=None, damaged=b"", times=1):
+    def __init__(self, site, path=None, damaged=b"", times=1, hidden=()):
         import functools
         import io
         import threading
@@ -533,6 +533,9 @@ class FaultyHost:
         class Handler(LessonHandler):
             def send_head(self):
                 path = self.path.split("?")[0].removeprefix("/")
+                if path in hidden:
+                    self.send_error(404)
+                    return None
                 if path != host.path:
                     return super().send_head()
                 if STUCK in self.headers.get("If-None-Match", ""):
@@ -571,3 +574,25 @@ def damaged_host(site):
     """A FaultyHost of `site` whose first answer for Pyodide's wasm is cut short (the scenarios' "damaged" site)."""
     wasm = "assets/vendor/pyodide/pyodide.asm.wasm"
     return FaultyHost(site, wasm, cut_short((Path(site) / wasm).read_bytes()))
+
+
+def deploy_another_build(site):
+    """Build B over the built site `site` (a copy): one of Python's files changes, and the build's hooks write
+    the new build's lists and pages, as a redeploy does."""
+    from site_scripts.hooks import offline, python_build
+    contract = Path(site) / "assets/lesson/browser/runtime/contract.mjs"
+    contract.write_text(contract.read_text(encoding="utf-8") + "// build B\n", encoding="utf-8")
+    for hook in (python_build, offline):
+        hook.on_post_build(config={"site_dir": str(site)})
+
+
+@contextlib.contextmanager
+def redeploying_host(site, service_worker):
+    """A FaultyHost of a copy of `site`, with or without its service worker, whose `redeploy()` deploys
+    build B (the scenarios' "redeploy" and "redeployServiceWorker" sites)."""
+    with tempfile.TemporaryDirectory() as folder:
+        copy = shutil.copytree(site, Path(folder) / "site")
+        with FaultyHost(copy, hidden=() if service_worker else {SERVICE_WORKER_PATH}) as host:
+            host.service_worker = service_worker
+            host.redeploy = lambda: deploy_another_build(copy)
+            yield host

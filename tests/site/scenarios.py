@@ -15,6 +15,8 @@ test per row, in table order, on one browser profile:
   - every lesson page opens; Python runs offline after the footer said the copy is saved;
   - the teacher's class overview reads two learners' work files and a bad one dropped onto it;
   - a block cannot reach the offline copy, and a cached page rewritten behind its back is never served;
+  - a redeploy under an open page, with and without the service worker: the page never runs the new
+    build's Python, and reloads (edits kept) only when the reader presses Reload;
   - and in every scenario no page logs a console error, an uncaught error or a CSP violation.
 
 Adding a scenario: write `def my_scenario(reader, url, lesson)`, which drives `reader` (open, control,
@@ -71,8 +73,17 @@ PREDICTION_FEEDBACK = ("const shown = arguments[0].querySelector('.prediction__f
                        "return shown !== arguments[1] && shown")
 SAVED_STATUS = "Saved for offline use"
 SAVING_STATUS = "Saving the lesson for offline use…"
-# Requests the plain site answers 404 on purpose; an engine's note about them is not a page's error.
+# A redeploy under an open page (issue #39): a page of build A whose Python has not started (its first block
+# is below the fold) is edited while the host deploys build B. Run must not start B's Python under page A: it
+# says a new version is available, and only the reader's Reload brings B, the edit kept. With the service
+# worker, B's worker takes over the page, which the reader touched (a key), and the notice comes at once.
+REDEPLOY = {"page": "loss-and-gradient/", "code": "print('edited by the reader')",
+            "notice": "A new version of the lesson is available"}
+PAGE_BUILD = "return document.querySelector('meta[name=\"lesson-python-build\"]')?.content ?? null"
+# Requests the sites without a service worker ("plain", "redeploy") answer 404 on purpose; an engine's note
+# about them is not a page's error.
 HIDDEN_ON_PURPOSE = ("python-snapshot.bin", "service-worker.js", "ServiceWorker")
+WITHOUT_SERVICE_WORKER = ("plain", "redeploy")
 # Firefox reports this over WebDriver BiDi when Stop terminates a worker busy in Python's WebAssembly; the
 # page itself sees no error (its error and unhandledrejection listeners record nothing).
 WORKER_TERMINATED = "page error: uncaught exception: undefined"
@@ -348,13 +359,48 @@ def check_class_overview(seen, run):
     assert seen["problems"] == [CLASS["refusal"]], seen["problems"]
 
 
+def redeploy_under_an_open_page(reader, host, lesson):
+    reader.open(host.url + REDEPLOY["page"])
+    at_load = {"interpreter": reader.state()["interpreter"], "build": reader.evaluate(PAGE_BUILD)}
+    if host.service_worker:
+        reader.wait("return navigator.serviceWorker.controller !== null", timeout_ms=PYTHON_TIMEOUT_MS)
+        reader.keys("Home")  # the reader touched the page: it is not reloaded behind their back
+    host.redeploy()
+    if host.service_worker:
+        reader.evaluate("return navigator.serviceWorker.getRegistration().then((r) => r.update()).then(() => true)")
+        reader.control("alert", REDEPLOY["notice"], prefix=True, timeout_ms=PYTHON_TIMEOUT_MS)
+    first = reader.block(1)
+    reader.set_code(first, REDEPLOY["code"])
+    refused = reader.run(first)
+    notice = reader.control("alert", REDEPLOY["notice"], prefix=True)
+    reader.leave()
+    reader.evaluate("window.lessonPageLeft = true")  # a new page has no such name
+    reader.press(notice, "Reload")
+    reader.wait("return !window.lessonPageLeft")
+    reader.loaded()
+    first = reader.block(1)
+    return {"atLoad": at_load, "refused": refused, "kept": reader.code(first), "build": reader.evaluate(PAGE_BUILD),
+            "afterReload": reader.run(first)}
+
+
+def check_redeploy(seen, run):
+    """Page A's Run said a new version is available and ran nothing; the reader's Reload showed build B
+    with the edit kept, and ran it."""
+    assert seen["atLoad"]["interpreter"] == 0, "Python started at load, before the redeploy"
+    assert REDEPLOY["notice"] in seen["refused"] and "edited by the reader" not in seen["refused"], seen
+    assert seen["build"] not in (None, seen["atLoad"]["build"]), seen
+    assert (seen["kept"], seen["afterReload"]) == (REDEPLOY["code"], "edited by the reader\n"), seen
+
+
 @dataclasses.dataclass(frozen=True)
 class Scenario:
     name: str                       # the test's id: test_firefox[name]
     play: Callable                  # play(reader, url, lesson) -> what the reader saw (plain data)
     check: Callable                 # check(seen, run) asserts on it
-    on: str = "site"                # "site" (as shipped, service worker allowed), "plain" (no snapshot, no SW)
-                                    # or "damaged" (its first answer for Pyodide's wasm is cut short)
+    on: str = "site"                # "site" (as shipped, service worker allowed), "plain" (no snapshot, no SW),
+                                    # "damaged" (its first answer for Pyodide's wasm is cut short) or
+                                    # "redeploy" or "redeployServiceWorker" (a copy, without or with its
+                                    # SW; play gets its host, whose redeploy() deploys build B, for a URL)
     needs: tuple = ()               # scenarios that must have run before, in the same browser profile
     tolerated: tuple = ()           # starts of problem texts that are not the page's errors here
 
@@ -374,6 +420,8 @@ SCENARIOS = [
     Scenario("plainBoot", block_runs, check_block_from("plain"), on="plain"),
     Scenario("stopNotIsolated", stop_ends_a_loop, check_stop(False), on="plain", tolerated=(WORKER_TERMINATED,)),
     Scenario("damagedWasm", block_runs, check_block_from("snapshot"), on="damaged"),
+    Scenario("redeploy", redeploy_under_an_open_page, check_redeploy, on="redeploy"),
+    Scenario("redeployServiceWorker", redeploy_under_an_open_page, check_redeploy, on="redeployServiceWorker"),
 ]
 NAMES = [scenario.name for scenario in SCENARIOS]
 
@@ -413,9 +461,9 @@ class ScenarioRun:
 
 
 def real_problems(problems, scenario):
-    """The console errors, uncaught errors and CSP violations seen in `scenario`, less the plain site's
-    deliberate 404s and the texts the scenario tolerates."""
+    """The console errors, uncaught errors and CSP violations seen in `scenario`, less the deliberate 404s of
+    a site without service worker and the texts the scenario tolerates."""
     return [problem for problem in problems
-            if not (scenario.on == "plain" and any(hidden in problem for hidden in HIDDEN_ON_PURPOSE))
+            if not (scenario.on in WITHOUT_SERVICE_WORKER and any(hidden in problem for hidden in HIDDEN_ON_PURPOSE))
             and not problem.startswith(scenario.tolerated)]
 

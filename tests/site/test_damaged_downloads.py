@@ -11,9 +11,8 @@ import shutil
 import pytest
 from playwright.sync_api import expect
 
-from site_scripts.hooks import offline as OFFLINE_HOOK
-from site_scripts.hooks import python_build as PYTHON_BUILD_HOOK
-from helpers import PYTHON_TIMEOUT_MS, FaultyHost, block, cut_short, editor_text, open_lesson, run_block, set_code
+from helpers import (PYTHON_TIMEOUT_MS, FaultyHost, block, cut_short, deploy_another_build, editor_text, open_lesson,
+                     run_block, set_code)
 
 CHAPTER = "checking/"
 BELOW_THE_FOLD = "loss-and-gradient/"  # in a 1280 x 720 window, Python starts only when its first block is used
@@ -28,14 +27,6 @@ def corrupted(data):
 
 def boot_path(page):
     return page.evaluate("document.documentElement.dataset.pythonBoot")
-
-
-def deploy_build_b(site):
-    """Build B over build A in `site`: one of Python's files changes, and the hooks write the new build's lists."""
-    contract = site / "assets/lesson/browser/runtime/contract.mjs"
-    contract.write_text(contract.read_text(encoding="utf-8") + "// build B\n", encoding="utf-8")
-    for hook in (PYTHON_BUILD_HOOK, OFFLINE_HOOK):
-        hook.on_post_build(config={"site_dir": str(site)})
 
 
 def reload_keeps_the_edit(page, notice):
@@ -108,7 +99,7 @@ def test_a_page_never_runs_a_newer_builds_python_and_offers_a_reload_that_keeps_
             page = context.new_page()
             open_lesson(page, host.url, BELOW_THE_FOLD)
             assert page.evaluate("document.documentElement.dataset.pythonInterpreter") is None, "Python started at load"
-            deploy_build_b(site)
+            deploy_another_build(site)
 
             first = block(page, 1)
             set_code(first, "print('edited by the reader')")
@@ -135,7 +126,7 @@ def test_a_new_service_worker_taking_over_a_touched_page_never_runs_its_python_t
             open_lesson(page, host.url, BELOW_THE_FOLD)
             page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=PYTHON_TIMEOUT_MS)
             page.keyboard.press("Shift")  # the reader touched the page
-            deploy_build_b(site)
+            deploy_another_build(site)
             page.evaluate("() => navigator.serviceWorker.getRegistration().then((registration) => registration.update())")
             notice = page.get_by_role("alert").filter(has_text="A new version of the lesson is available")
             expect(notice).to_be_visible(timeout=PYTHON_TIMEOUT_MS)

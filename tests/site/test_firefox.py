@@ -12,7 +12,7 @@ expectations (scenarios.py holds them for every browser).
 import pytest
 
 import scenarios
-from helpers import SERVICE_WORKER_PATH, SNAPSHOT_PATH, damaged_host, require_browser, serve_hiding
+from helpers import SERVICE_WORKER_PATH, SNAPSHOT_PATH, damaged_host, redeploying_host, require_browser, serve_hiding
 from readers import firefox_reader
 
 
@@ -20,8 +20,12 @@ from readers import firefox_reader
 def firefox(built_site, site_url):
     """The scenarios' run in one Firefox: the site as served to every test, and the site without its snapshot."""
     require_browser("firefox")
-    with serve_hiding(built_site, {SNAPSHOT_PATH, SERVICE_WORKER_PATH}) as plain_url, damaged_host(built_site) as damaged, firefox_reader() as reader:
-        yield scenarios.ScenarioRun(reader, {"site": site_url, "plain": plain_url, "damaged": damaged.url}, built_site)
+    with (serve_hiding(built_site, {SNAPSHOT_PATH, SERVICE_WORKER_PATH}) as plain_url, damaged_host(built_site) as damaged,
+          redeploying_host(built_site, False) as redeploy, redeploying_host(built_site, True) as redeploy_sw,
+          firefox_reader() as reader):
+        urls = {"site": site_url, "plain": plain_url, "damaged": damaged.url,
+                "redeploy": redeploy, "redeployServiceWorker": redeploy_sw}
+        yield scenarios.ScenarioRun(reader, urls, built_site)
 
 
 @pytest.mark.parametrize("name", scenarios.NAMES)

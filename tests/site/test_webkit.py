@@ -13,7 +13,7 @@ or storage rules on Apple's systems.
 import pytest
 
 import scenarios
-from helpers import SERVICE_WORKER_PATH, SNAPSHOT_PATH, damaged_host, SiteServer, free_port, require_browser, serve_hiding
+from helpers import SERVICE_WORKER_PATH, SNAPSHOT_PATH, damaged_host, redeploying_host, SiteServer, free_port, require_browser, serve_hiding
 from readers import webkit_reader
 
 
@@ -24,8 +24,12 @@ def webkit(built_site):
     server = SiteServer(built_site, free_port())
     try:
         site_url = server.start()
-        with serve_hiding(built_site, {SNAPSHOT_PATH, SERVICE_WORKER_PATH}) as plain_url, damaged_host(built_site) as damaged, webkit_reader(server) as reader:
-            yield scenarios.ScenarioRun(reader, {"site": site_url, "plain": plain_url, "damaged": damaged.url}, built_site)
+        with (serve_hiding(built_site, {SNAPSHOT_PATH, SERVICE_WORKER_PATH}) as plain_url, damaged_host(built_site) as damaged,
+              redeploying_host(built_site, False) as redeploy, redeploying_host(built_site, True) as redeploy_sw,
+              webkit_reader(server) as reader):
+            urls = {"site": site_url, "plain": plain_url, "damaged": damaged.url,
+                    "redeploy": redeploy, "redeployServiceWorker": redeploy_sw}
+            yield scenarios.ScenarioRun(reader, urls, built_site)
     finally:
         server.stop()
 

@@ -55,7 +55,7 @@ function cacheKey(path) {
   return `${new URL(path, SCOPE).href}?sri=${encodeURIComponent(BUILD.files[path])}`;
 }
 
-// The type of a built file, by its ending (tests/site/test_offline_integrity.py checks every listed file has one).
+// The type of a built file, by its ending (tests/site/test_untrusted_storage.py checks every listed file has one).
 const TYPES = {
   html: "text/html; charset=utf-8", js: "text/javascript", mjs: "text/javascript", css: "text/css",
   json: "application/json", map: "application/json", ipynb: "application/json", xml: "application/xml",
