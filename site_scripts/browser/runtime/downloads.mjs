@@ -38,12 +38,13 @@ export async function checkBuilt(url, bytes) {
  * `use(response)` for the build's file at `url`, fetched with `init`; `use` rejects if the file is
  * damaged (compiling, unzipping or checkBuilt fails). If the fetch or `use` fails, the file is fetched
  * once more with cache "reload" and the build's integrity, and `use` gets that. Rejects, in words for
- * the reader, when even that fails.
+ * the reader, when even that fails, or at once when the host answers with an error (a 404 is no damage).
  */
 export async function fetchBuilt(url, use, init = {}) {
   try {
     return await use(await answered(url, init));
   } catch (error) {
+    if (error instanceof Unanswered) throw error; // the host has no such file (404...): said as the host said it
     console.info(`${fileName(url)} is fetched again: ${error.message}`);
   }
   try {
@@ -55,9 +56,11 @@ export async function fetchBuilt(url, use, init = {}) {
   }
 }
 
+class Unanswered extends Error {}
+
 async function answered(url, init) {
   const response = await plainFetch(url, init);
-  if (!response.ok) throw new Error(`${fileName(url)} answered ${response.status}`);
+  if (!response.ok) throw new Unanswered(`${url} answered ${response.status}`);
   return response;
 }
 
