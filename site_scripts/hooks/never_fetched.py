@@ -1,13 +1,9 @@
-"""never_fetched.py: the built files a reader's browser never fetches, which the offline copy leaves out (issue #38).
+"""never_fetched.py: the built files no browser fetches for this lesson, which the offline copy leaves out (#38).
 
-What it is: never_fetched(site_dir), site-relative paths of
-  - Material's search language files (lunr) its search worker does not import for the languages the search
-    index names (config.lang), decided as that worker decides: none for English alone;
-  - KaTeX's fonts that no formula of the built pages is drawn in: formulas are typeset at build time
-    (formulas.py), so the classes of the pages' HTML say which of katex.min.css's rules apply, and a font is
-    kept when a rule naming its family, weight and style could apply (all of a selector's classes are on some
-    page; a bold or italic class anywhere keeps the bold or italic face of every family drawn): rather a font
-    too many than one too few.
+What it is: never_fetched(site_dir): Material's lunr search-language files its worker imports only for the
+languages other than English that the search index names (decided as that worker decides), and KaTeX's fonts
+no build-time formula is drawn in (a font is kept when a katex.min.css rule naming its face may apply to the
+classes on some page; a bold or italic class anywhere keeps those faces: rather a font too many than too few).
 What it is not: the list itself (offline.py) or a cleaner: the files stay in the site and in the classroom zip.
 """
 import json
