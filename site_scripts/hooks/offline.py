@@ -2,7 +2,8 @@
 
 What it is: after every build (and after the other hooks, whose files it must see) it
   - copies site_scripts/server/serve.py to the site root, so every copy of the site carries its server;
-  - lists every built file with its SRI sha256 (and its size, for the copy's progress) and writes that
+  - lists every built file with its SRI sha256 (and its size, for the copy's progress) but those a browser
+    never fetches (never_fetched.py: search languages and math fonts the site does not use), and writes that
     list, with a build version derived from it, into the service worker it copies to the site root (root scope = it controls every page);
   - writes the gzip and Brotli copies the classroom server sends (gzip_copies.py), of the listed files and the worker;
   - zips the site into downloads/CLASSROOM_ZIP, the classroom bundle a teacher unzips and starts
@@ -18,6 +19,7 @@ from pathlib import Path
 
 from mkdocs.plugins import event_priority
 from gzip_copies import BROTLI_MANIFEST, is_gzip_copy, write_brotli_copies, write_gzip_copies
+from never_fetched import never_fetched
 from reproducible_zip import write_zip  # MkDocs puts the hooks' folder on sys.path while it loads a hook
 
 
@@ -52,8 +54,9 @@ def site_files(site_dir):
 def precache_list(site_dir):
     paths = site_files(site_dir)
     names = set(paths)
+    unused = never_fetched(site_dir)
     return {path: subresource_integrity(site_dir / path) for path in paths
-            if path not in NOT_PRECACHED and not path.endswith(".map") and not is_gzip_copy(path, names)}
+            if path not in NOT_PRECACHED and not path.endswith(".map") and not is_gzip_copy(path, names) and path not in unused}
 
 
 def build_version(files):

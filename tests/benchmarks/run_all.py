@@ -29,6 +29,9 @@ What it is: every speed target of issue #8 measured side by side in one run on t
   - bytes a first visit transfers (service worker allowed), counted at the server, which runs in
     this process with serve.py's handler: a chapter read without running anything, and a chapter
     whose block runs; plus any file sent twice;
+  - the class overview's "Check the exercises in Python" (issue #38): 30 honest work files (every exercise
+    solved with the lesson's solution) loaded into the overview, the button pressed, until it says it checked
+    them all (Python's start in a fresh page included);
   - the engine's XOR benchmark against micrograd, and Pyodide/CPython (tests/benchmarks/xor.py).
 Times are measured inside the page with performance.now() (ms since navigation), medians of a few
 repeats. A row is a dict; each measure_* function returns its rows, so a later issue adds rows by
@@ -36,11 +39,11 @@ adding a function to MEASUREMENTS (or rows to one of them).
 
 What it is not: a test. Nothing here fails on speed; test_bench_smoke.py only checks that every row
 is produced. `--quick` uses one repeat and skips the slow engine run inside Pyodide; run(smoke=True),
-the smoke test's, also sends the link's rows unthrottled and trains XOR for a few steps only (every
+the smoke test's, also sends the link's rows unthrottled, checks one work file instead of 30 and trains XOR for a few steps only (every
 row measured, none of them worth reading).
 
 Run: `./dev.sh bench` or `.venv/bin/python tests/benchmarks/run_all.py [--quick] [--repeats N]
-[--only visits pages link reader_session transfer engine]`.
+[--only visits pages link reader_session transfer recheck engine]`.
 """
 import argparse
 import contextlib
@@ -48,6 +51,7 @@ import email.utils
 import functools
 import gzip
 import io
+import json
 import os
 import shutil
 import statistics
@@ -58,16 +62,18 @@ import time
 from pathlib import Path
 from urllib.parse import urlparse
 
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import expect, sync_playwright
 
 BENCHMARKS = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCHMARKS.parent))  # tests/: own_thread.py, which helpers imports
 sys.path.insert(0, str(BENCHMARKS.parent / "site"))
 sys.path.insert(0, str(BENCHMARKS))
 sys.path.insert(0, str(BENCHMARKS.parents[1]))
+sys.path[:0] = [str(BENCHMARKS.parents[1] / "site_scripts"), str(BENCHMARKS.parents[1] / "engine")]  # tutor.exercises' solutions
 
 import xor  # noqa: E402  (after the path is set)
 from helpers import CHROMIUM_ARGS, PYTHON_TIMEOUT_MS, build_site, chromium_path, free_port, wait_for_address  # noqa: E402
+from sample_work_files import honest_work, lesson_map  # noqa: E402
 from site_scripts.server.serve import LessonHandler, LessonServer  # noqa: E402
 
 BARE_FOLDER = "bench-bare/"
@@ -87,6 +93,8 @@ GITHUB_PAGES_MAX_AGE = 600         # seconds: the Cache-Control GitHub Pages sen
 # margin (no Python at load); that of BLOCK_CHAPTER is near the view (Python starts at load).
 BELOW_THE_FOLD = "loss-and-gradient/"
 SETTLE_AFTER_CONTROL_MS = 1500     # a reload for isolation would be asked for as the service worker takes control
+CLASS_SIZE = 30                    # measure_recheck: work files the class overview checks (issue #38)
+RECHECK_TIMEOUT_MS = 600_000       # long past the target: a slow check is measured, not cut short
 
 TARGETS = {  # row key -> [(target text, test on the row), ...]; no test: the row is only reported
     "cold": [("ratio <= 1.15 (#8)", lambda row: row["ratio"] <= 1.15),
@@ -123,6 +131,7 @@ TARGETS = {  # row key -> [(target text, test on the row), ...]; no test: the ro
     "xor train 100": [("<= 500 ms", lambda row: row["value"] <= 500)],
     "view only": [("<= 1 MB", lambda row: row["value"] <= 1_000_000)],
     "with python": [("report", None)],
+    "recheck": [("<= 60 s (#38)", lambda row: row["value"] <= 60)],
     "engine": [(f"ratio <= {xor.TARGET_RATIO}", lambda row: row["ratio"] <= xor.TARGET_RATIO)],
     "pyodide": [("report", None)],
 }
@@ -380,6 +389,7 @@ class Bench:
         self.hidden = hidden
         self.scratch = Path(scratch)
         self.repeats = repeats
+        self.smoke = smoke
         self.link = (float("inf"), 0.0) if smoke else (LINK_RATE, LINK_LATENCY)  # measure_link's (rate, latency)
         self.xor_work = {"steps": 20, "chain_length": 2_000} if smoke else {}  # measure_engine's, else xor.py's
         self.browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
@@ -816,6 +826,44 @@ FIGURES_WITHOUT_PYTHON = """() => ({
 })"""
 
 
+def measure_recheck(bench):
+    """The class overview's re-check (issue #38): CLASS_SIZE honest work files (every exercise solved with
+    the lesson's solution; one in the smoke run) chosen in "Students' work files", then "Check the exercises
+    in Python" pressed in a fresh page, until the status says how many it checked. Seconds from the press,
+    so Python's start is included, as a teacher waits for it."""
+    lesson = lesson_map(bench.site)
+    count = 1 if bench.smoke else CLASS_SIZE
+    folder = bench.scratch / "class-work"
+    folder.mkdir(exist_ok=True)
+    files = []
+    for seed in range(count):
+        files.append(folder / f"learner-{seed:02d}-backprop-work.json")
+        files[-1].write_text(json.dumps(honest_work(lesson, f"Learner {seed:02d}", seed)), encoding="utf-8")
+    exercises = len(lesson["exercises"])
+    with bench.fresh_page() as page:
+        page.goto(bench.site_url + "class-overview/")
+        field = page.get_by_label("Students' work files")
+        expect(field).to_be_enabled()
+        field.set_input_files([str(path) for path in files])
+        status = page.locator(".class-overview > [role=status]")
+        expect(status).to_have_text(f"Added {count} learner{'s' * (count != 1)}: {count} in the table.")
+        started = time.perf_counter()
+        page.get_by_role("button", name="Check the exercises in Python").click()
+        page.wait_for_function("() => /^(Checked|Stopped|The exercises could not)/.test("
+                               "document.querySelector('.class-overview > [role=status]').textContent)",
+                               timeout=RECHECK_TIMEOUT_MS)
+        seconds = time.perf_counter() - started
+        said = status.text_content()
+        page.get_by_role("button", name="Show every column").click()
+        table = page.get_by_role("table")
+        column = table.locator("thead th").all_inner_texts().index("Exercises passed (checked)")
+        checked = [row.locator("th, td").nth(column).inner_text() for row in table.locator("tbody tr").all()]
+    checks = {f"all {count * exercises} exercises checked": said.startswith(f"Checked {count * exercises} exercises"),
+              "every one found solved": checked == [f"{exercises} of {exercises}"] * count}
+    return [row("recheck", f"Class overview: {count} work files x {exercises} exercises checked in Python",
+                seconds, "s", checks=checks, note=f"from the press to the end, Python's start included; the page said: {said}")]
+
+
 def measure_engine(bench):
     """xor.py: the engine against micrograd under CPython, and the same engine inside Pyodide."""
     results = xor.run(repeats=5 if bench.repeats > 1 else 1, include_pyodide=bench.repeats > 1, **bench.xor_work)
@@ -831,7 +879,7 @@ def measure_engine(bench):
 
 
 MEASUREMENTS = [measure_visits, measure_pages, measure_link, measure_reader_session, measure_first_visit_switch, measure_training_figures,
-                measure_transfer, measure_engine]
+                measure_transfer, measure_recheck, measure_engine]
 
 
 def format_table(rows):

@@ -32,7 +32,7 @@ def test_the_benchmark_starts_as_the_command_starts_it():
     assert "--repeats" in started.stdout
 
 
-UNITS = {"ms", "bytes", "documents"}
+UNITS = {"ms", "s", "bytes", "documents"}
 
 
 def measured(value):

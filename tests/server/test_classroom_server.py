@@ -3,7 +3,8 @@
 What it is: an update unzipped over the old lesson reaches returning readers, although the classroom zip
 dates every file 1980-01-01 (issue #39: validation by content, not by date); the build's gzip and Brotli
 copies, each the same bytes as its file once decompressed, sent only to a browser that accepts their
-encoding, Brotli first, and never once the file changed (issue #38);
+encoding, Brotli first, and never once the file changed (issue #38); the offline copy a class downloads
+leaves out the search language files and math fonts a browser never fetches for this lesson (#38);
 what the server says when it starts or cannot; and, served from the unzipped classroom zip, no link of the
 home page or the teachers' page (hosting included) that answers 404, the zip's own link answered by a zip of its folder.
 What it is not: the browser's side (tests/site/test_hosting.py: offline copy, isolation, the zip in Chromium).
@@ -12,6 +13,7 @@ import brotli
 import gzip
 import html
 import http.client
+import json
 import re
 import os
 import socket
@@ -24,6 +26,7 @@ from urllib.parse import urljoin, urlsplit
 
 from helpers import SiteServer, free_port  # tests/site/helpers.py
 
+from site_scripts.hooks import never_fetched as NEVER
 from site_scripts.hooks import offline as OFFLINE_HOOK
 from site_scripts.hooks.gzip_copies import BROTLI_MANIFEST, write_brotli_copies, write_gzip_copies
 from site_scripts.hooks.reproducible_zip import write_zip
@@ -151,6 +154,43 @@ def test_every_gzip_copy_of_the_build_is_its_file_byte_for_byte(built_site, tmp_
         == [True, True], "a rebuild writes the same bytes"
     with zipfile.ZipFile(built_site / OFFLINE_HOOK.DOWNLOADS / OFFLINE_HOOK.CLASSROOM_ZIP) as bundle:
         assert f"{OFFLINE_HOOK.ZIP_FOLDER}/assets/vendor/pyodide/pyodide.asm.wasm.gz" in bundle.namelist()
+
+
+def test_the_offline_copy_leaves_out_search_languages_and_math_fonts_the_lesson_never_uses(built_site, tmp_path):
+    """Material ships lunr's files for thirty languages and KaTeX twenty fonts (0.4 MB a student with Brotli);
+    a browser fetches a search language only for a language other than English that the search index names,
+    and a font only for a formula drawn in it, so a class's thirty first visits (issue #38) skip the rest."""
+    listed = OFFLINE_HOOK.precache_list(built_site)
+    assert json.loads((built_site / NEVER.SEARCH_INDEX).read_text(encoding="utf-8"))["config"]["lang"] == ["en"]
+    assert len(list((built_site / NEVER.LUNR).rglob("*.js"))) > 30, "Material's files are still in the site"
+    assert not [path for path in listed if path.startswith(NEVER.LUNR)]
+    fonts = {path.rsplit("/", 1)[1] for path in listed if path.endswith(".woff2")}
+    # The formulas are typeset at build time: letters in KaTeX_Main and KaTeX_Math italic, big brackets in KaTeX_Size*.
+    assert {"KaTeX_Main-Regular.woff2", "KaTeX_Math-Italic.woff2", "KaTeX_Size1-Regular.woff2"} <= fonts
+    assert not {"KaTeX_Fraktur-Regular.woff2", "KaTeX_Script-Regular.woff2", "KaTeX_Typewriter-Regular.woff2"} & fonts
+
+    # A site searched in German and Japanese, with a bold formula (\mathbf) and a calligraphic one (\mathcal):
+    # the offline copy holds what the browser then fetches.
+    lunr = ["min/lunr.de.min.js", "min/lunr.ja.min.js", "min/lunr.fr.min.js", "min/lunr.multi.min.js",
+            "min/lunr.stemmer.support.min.js", "tinyseg.js", "wordcut.js"]
+    for name in lunr:
+        (tmp_path / NEVER.LUNR / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / NEVER.LUNR / name).write_text("// lunr", encoding="utf-8")
+    (tmp_path / "search").mkdir()
+    (tmp_path / NEVER.SEARCH_INDEX).write_text(json.dumps({"config": {"lang": ["de", "ja"]}, "docs": []}), encoding="utf-8")
+    katex = built_site / NEVER.KATEX_CSS
+    (tmp_path / NEVER.KATEX_CSS).parent.mkdir(parents=True)
+    (tmp_path / NEVER.KATEX_CSS).write_bytes(katex.read_bytes())
+    for font in (katex.parent / "fonts").iterdir():
+        (tmp_path / NEVER.KATEX_CSS).parent.joinpath("fonts").mkdir(exist_ok=True)
+        (tmp_path / NEVER.KATEX_CSS).parent.joinpath("fonts", font.name).write_bytes(b"font")
+    (tmp_path / "index.html").write_text('<span class="katex"><span class="mord mathbf">v</span>'
+                                         '<span class="mord mathcal">L</span></span>', encoding="utf-8")
+    listed = OFFLINE_HOOK.precache_list(tmp_path)
+    assert sorted(path.removeprefix(NEVER.LUNR) for path in listed if path.startswith(NEVER.LUNR)) == sorted(
+        set(lunr) - {"min/lunr.fr.min.js", "wordcut.js"})
+    assert sorted(path.rsplit("/", 1)[1] for path in listed if path.endswith(".woff2")) == [
+        "KaTeX_Caligraphic-Regular.woff2", "KaTeX_Main-Bold.woff2", "KaTeX_Main-Regular.woff2"]
 
 
 def test_the_wasm_goes_compressed_to_a_browser(built_site, site_server):

@@ -5,7 +5,9 @@ site_scripts/browser/work/work-file.schema.json) for a made-up learner of the bu
 the build's assets/lesson/browser/work/lesson.json): a random choice of chapters run, exercises tried
 and solved with code of their own, predictions answered (right or wrong at the first try, some answers
 shown), figures filled in by hand, solutions shown, turned off or switched back on; every fourth file is of the kind made
-before first tries and figures were kept (no `first`, `firstRight` or `figures`). `expected_counts`
+before first tries and figures were kept (no `first`, `firstRight` or `figures`). `honest_work` is such a
+file whose learner solved every exercise with the lesson's own solution (tutor.exercises.<name>.SOLUTION),
+what the class overview's re-check must find solved. `expected_counts`
 counts one file the way the class overview must, written here independently of the page's JavaScript,
 so the overview's rows and CSV can be checked against it, and `row_text` is what its table's cells then
 say. `bad_work_files` are the files that "Load my work" and the class overview must refuse, each with the
@@ -13,6 +15,7 @@ words the refusal must contain. DROP_FILES drops files onto the overview's field
 What it is not: the page's own code for any of this (site_scripts/browser/work/).
 """
 import copy
+import importlib
 import json
 import random
 from datetime import datetime, timedelta, timezone
@@ -87,6 +90,17 @@ def generated_work(lesson, learner, seed):
         **({} if older else {"figures": figures}),
         "engine": {"active": None, "draft": None},
     }
+
+
+def honest_work(lesson, learner, seed):
+    """generated_work whose learner tried and solved every exercise with its solution as their code
+    (tutor.exercises on sys.path, as the tests and the benchmark have it)."""
+    work = generated_work(lesson, learner, seed)
+    for exercise in lesson["exercises"]:
+        code = importlib.import_module(f"tutor.exercises.{exercise['name']}").SOLUTION
+        work["edits"][f"{exercise['chapter']}#{exercise['block']}"] = {"code": code, "original": f"{seed:08x}"}
+        work["exercises"][exercise["name"]].update(attempted=True, solved=True, code=code)
+    return work
 
 
 def expected_counts(work, lesson):

@@ -4,7 +4,8 @@ What it is: Chromium tests of the math that site_scripts/hooks/formulas.py types
 JavaScript switched off, on screen and in print, the chapter with the most fractions shows no TeX
 source, KaTeX's fonts load from the site, and each fraction is laid out as one (its numerator above
 the fraction bar, its denominator below it: the generated stylesheet that replaces KaTeX's style
-attributes is what places them). With JavaScript on, no KaTeX script is requested.
+attributes is what places them). With JavaScript on, no KaTeX script is requested. Every KaTeX font a page
+with formulas makes Chromium fetch is in the offline copy, which leaves out the fonts no formula uses (issue #38).
 What it is not: a check of the markup itself (tests/article/test_build.py) or of the policy
 (test_security.py).
 """
@@ -77,3 +78,17 @@ def test_no_katex_script_is_loaded(browser, site_url, built_site):
         assert any("/assets/math/formulas.css" in url for url in requested)
     finally:
         context.close()
+
+
+def test_every_font_a_page_draws_formulas_in_is_in_the_offline_copy(page, site_url, built_site, requests_made):
+    from site_scripts.hooks import offline
+    listed = {site_url + path for path in offline.precache_list(built_site)}
+    pages = sorted(html_file.parent.relative_to(built_site).as_posix() for html_file in Path(built_site).rglob("index.html")
+                   if 'class="katex"' in html_file.read_text(encoding="utf-8"))
+    assert len(pages) > 5
+    for path in pages:
+        page.goto(site_url + ("" if path == "." else f"{path}/"))
+        page.wait_for_load_state("load")  # the fonts the page's layout asked for are in by then
+    fonts = {url for url in requests_made if url.endswith(".woff2")}
+    assert fonts, "no font was fetched"
+    assert fonts <= listed, f"fetched but not in the offline copy: {sorted(fonts - listed)}"

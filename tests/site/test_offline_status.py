@@ -108,8 +108,8 @@ ASK_WORKER = """() => new Promise((resolve) => {
 
 def test_a_copy_that_fails_is_the_last_word_in_the_footer(page, site_url):
     """One file fails while another is still downloading: when that one arrives, no percentage follows the failure."""
-    held = []  # wordcut.js, 3% of the copy, is held; Pyodide's files come after it, and the copy's pyodide.mjs fails
-    page.context.route("**/lunr/wordcut.js", lambda route: held.append(route))
+    held = []  # the teachers' page, among the copy's largest files but Pyodide's, is held; Pyodide's files come after
+    page.context.route("**/teachers/index.html", lambda route: held.append(route))  # it, and the copy's pyodide.mjs fails
     asked = []  # the page's own start gets pyodide.mjs; the copy's request for it fails
     page.context.route("**/pyodide/pyodide.mjs", lambda route: route.continue_() if len(asked) < 2 else route.fulfill(status=500, body="x"))
     page.context.on("request", lambda request: request.url.endswith("/pyodide/pyodide.mjs") and asked.append(request))
@@ -121,7 +121,7 @@ def test_a_copy_that_fails_is_the_last_word_in_the_footer(page, site_url):
                                    timeout=PYTHON_TIMEOUT_MS):
         assert run_block(first) == "hello\n"
     held[0].continue_()
-    page.wait_for_function(IN_CACHE, arg="lunr/wordcut.js", timeout=PYTHON_TIMEOUT_MS)
+    page.wait_for_function(IN_CACHE, arg="teachers/index.html", timeout=PYTHON_TIMEOUT_MS)
     expect(status_line(page)).to_have_text(STOPPED, timeout=PYTHON_TIMEOUT_MS)
     page.evaluate(ASK_WORKER)  # the worker's messages come in order: everything it said before this is here
     seen = statuses_seen(page)

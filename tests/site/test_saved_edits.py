@@ -4,7 +4,7 @@ What it is: the browser's memory of edited blocks, checked on the built site ser
 an edit comes back after a reload (also after Python crashed), Reset brings back the lesson's code
 and forgets the edit, a saved edit made for an older version of the lesson is shown with a notice
 and the original to compare, "Clear my saved edits" asks first, says what it clears, offers "Download my
-work", clears only this page's edits unless the reader ticks more, and Cancel keeps everything; a browser that refuses
+work" (asking for the name when none is typed, issue #38), clears only this page's edits unless the reader ticks more, and Cancel keeps everything; a browser that refuses
 storage (full, or turned off) still runs every block, and when two tabs edit the same block, each says
 so before it overwrites the other's saved edit and the reader chooses which version stays; nearly full
 storage never keeps a cut-off edit: select all, delete, then a paste too large to save keeps the edit
@@ -208,9 +208,26 @@ def test_clear_my_saved_edits_asks_first_and_leaves_other_pages_and_other_work(p
     other_pages = question.get_by_role("checkbox", name="Also clear your saved edits of 1 block on the other pages")
     expect(other_pages).not_to_be_checked()
     assert serious_violations(page) == []  # the page with its question shown
+    # Unnamed, every learner's file came as backprop-work.json (issue #38): it asks for the name first.
+    downloads = []
+    page.on("download", lambda download: downloads.append(download.suggested_filename))
+    name_field = question.get_by_label("Your name (it names the file):")
+    expect(name_field).to_have_value("")
+    question.get_by_role("button", name="Download my work").click()
+    expect(page.locator(".runnable-edits__status")).to_have_text(
+        "Type your name first: it names the file, and your teacher's table shows it. Then press \"Download my work\" again.")
+    expect(name_field).to_be_focused()
+    name_field.fill("Noor")
     with page.expect_download() as download:
         question.get_by_role("button", name="Download my work").click()
+    assert download.value.suggested_filename == "Noor-backprop-work.json" and downloads == ["Noor-backprop-work.json"]
+    expect(page.locator(".runnable-edits__status")).to_have_text("Saved as Noor-backprop-work.json (in your downloads).")
     work = json.loads(open(download.value.path(), encoding="utf-8").read())
+    assert work["learner"] == "Noor"
+    named = page.evaluate(STORED)
+    assert {key: value for key, value in named.items() if before.get(key) != value} == {
+        next(key for key in named if key.startswith("lesson-work:learner:")): "Noor"}, "only the name is kept, as on Your work"
+    before = named
     assert work["edits"]["engine/#1"]["code"] == "print('this page')"
     assert work["edits"]["derivatives/#1"]["code"] == "print('kept on another page')"
     question.get_by_role("button", name="Cancel").click()
@@ -224,6 +241,8 @@ def test_clear_my_saved_edits_asks_first_and_leaves_other_pages_and_other_work(p
     assert "lesson-edit:/engine/#1" not in after and editor_text(first) == original_code(first)
     open_lesson(page, site_url, "derivatives/")
     assert editor_text(block(page, 1)) == "print('kept on another page')"
+    page.get_by_role("button", name="Clear my saved edits", exact=True).click()  # the name typed is kept, as on "Your work"
+    expect(page.get_by_role("group", name="Clear your saved edits?").get_by_label("Your name (it names the file):")).to_have_value("Noor")
     assert page_errors == []
 
 

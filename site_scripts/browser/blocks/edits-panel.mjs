@@ -2,13 +2,14 @@
 // What it is: EditsPanel(page) (a LessonPage whose blocks are mounted) puts a note, the button and a status
 // line after the page's last block. The button asks first, in the page: it says how many of this page's
 // blocks it would put back to the lesson's code and that nothing else goes, offers "Download my work"
-// (the same file as on "Your work"), and clears more only when the reader ticks it: this page's exercise
+// (the same file as on "Your work", under the name in its field; with none it asks for one), and clears more only when the reader ticks it: this page's exercise
 // progress and prediction answers, or their saved edits on the other pages. Cancel clears nothing.
 // What it is not: the blocks (block.mjs), the storage (storage/), or "Your work"'s fresh start.
 import { forgetAllEdits, allEdits } from "../storage/saved-edits.mjs";
 import { forgetProgress } from "../storage/saved-progress.mjs";
 import { forgetPrediction } from "../storage/saved-predictions.mjs";
 import { sitePage } from "../storage/saved-activity.mjs";
+import { saveLearner, savedLearner } from "../storage/saved-settings.mjs";
 import { button, buttonRow, question } from "../ui/ui.mjs";
 
 const counted = (count, one, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
@@ -40,6 +41,12 @@ export class EditsPanel {
     [this.otherPages, this.otherPagesLabel] = this.option("runnable-edits__other-pages");
     this.question.appendChild(document.createElement("p")).textContent = "Clearing cannot be undone. To keep a copy, "
       + "download your work first (a file you can load again on the page \"Your work\").";
+    const nameLabel = this.question.appendChild(document.createElement("p")).appendChild(document.createElement("label"));
+    nameLabel.textContent = "Your name (it names the file): ";
+    this.name = nameLabel.appendChild(document.createElement("input"));
+    this.name.type = "text";
+    this.name.maxLength = 100;
+    this.name.autocomplete = "name";
     buttonRow(this.question, [["Download my work", "runnable-edits__download", () => this.download()],
                               ["Clear", "runnable-edits__confirm-clear", () => this.clear()],
                               ["Cancel", "runnable-edits__cancel", () => this.cancel()]]);
@@ -79,6 +86,7 @@ export class EditsPanel {
     const parts = [...(exercises.length ? [`your progress in ${counted(exercises.length, "exercise")}`] : []),
                    ...(predictions.length ? [`your answers to ${counted(predictions.length, "prediction")}`] : [])];
     this.pageWork.checked = this.otherPages.checked = false;
+    this.name.value = savedLearner();
     this.pageWork.closest("p").hidden = parts.length === 0;
     this.pageWorkLabel.textContent = ` Also clear ${parts.join(" and ")} on this page`;
     this.otherPages.closest("p").hidden = elsewhere === 0;
@@ -88,11 +96,19 @@ export class EditsPanel {
     this.words.focus();
   }
 
-  /** "Download my work" from the chapter: the file "Your work" saves, under the name typed there. */
+  /** "Download my work" from the chapter: the file "Your work" saves, under the name typed there or here. */
   async download() {
+    const learner = this.name.value.trim().slice(0, 100);
+    if (!learner) { // unnamed, every learner's file was "backprop-work.json": the teacher could not tell them apart
+      this.status.textContent = "Type your name first: it names the file, and your teacher's table shows it. "
+        + "Then press \"Download my work\" again.";
+      this.name.focus();
+      return;
+    }
+    saveLearner(learner);
     try {
       const { downloadWork, loadLesson } = await import("../work/work-file.mjs");
-      this.status.textContent = `Saved as ${downloadWork(await loadLesson())} (in your downloads).`;
+      this.status.textContent = `Saved as ${downloadWork(await loadLesson(), learner)} (in your downloads).`;
     } catch (error) {
       this.status.textContent = `Your work could not be downloaded here (${error.message}); try the page "Your work".`;
     }
