@@ -340,8 +340,11 @@ def class_overview_reads_work_files(reader, url, lesson):
     reader.wait("const field = document.querySelector('.class-overview input[type=file]'); return field && !field.disabled")
     works = [generated_work(lesson_map(lesson.built_site), name, seed=seed) for seed, name in enumerate(CLASS["learners"])]
     reader.evaluate(DROP_FILES, [[f"{work['learner']}.json", json.dumps(work)] for work in works] + [CLASS["bad"]])
+    reader.wait("return document.querySelectorAll('.class-overview tbody tr').length === arguments[0]", len(works))
+    reader.press(None, "Show every column")  # the overview opens compact, one column per chapter
     rows = reader.wait("const rows = [...document.querySelectorAll('.class-overview tbody tr')];"
-                       "return rows.length === arguments[0] && rows.map(row => [...row.cells].map(cell => cell.textContent))",
+                       "return document.querySelector('.class-overview__full').getAttribute('aria-pressed') === 'true'"
+                       " && rows.length === arguments[0] && rows.map(row => [...row.cells].map(cell => cell.textContent))",
                        len(works))
     problems = reader.evaluate("return [...document.querySelectorAll('.class-overview__problems li')].map(li => li.textContent)")
     return {"works": works, "rows": rows, "problems": problems}
