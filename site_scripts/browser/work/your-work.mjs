@@ -117,7 +117,7 @@ class YourWork {
   download() {
     const learner = this.name.value.trim().slice(0, 100);
     if (!learner) { // unnamed, every learner's file was "backprop-work.json": the teacher could not tell them apart
-      this.showProblem("Type your name first: it names the file, and your teacher's table shows it. "
+      this.lines.showProblem("Type your name first: it names the file, and your teacher's table shows it. "
         + "Then press \"Download my work\" again.");
       this.name.focus();
       return;
