@@ -6,6 +6,7 @@ or says what to do; a damaged snapshot costs one plain start. And a redeploy und
 without the service worker): the page never runs the new build's Python, it offers "Reload", edits kept.
 What it is not: the offline copy's checks (test_hosting.py) or the snapshot's own fallbacks (test_snapshot.py).
 """
+import contextlib
 import shutil
 
 import pytest
@@ -27,6 +28,22 @@ def corrupted(data):
 
 def boot_path(page):
     return page.evaluate("document.documentElement.dataset.pythonBoot")
+
+
+@contextlib.contextmanager
+def page_of_build_a(browser, built_site, tmp_path, service_workers):
+    """A copy of the built site (build A) served by a FaultyHost, and a 1280 x 720 page of it opened on
+    BELOW_THE_FOLD in a context of its own: (site folder, page)."""
+    site = shutil.copytree(built_site, tmp_path / "site")
+    context = browser.new_context(service_workers=service_workers, viewport={"width": 1280, "height": 720})
+    context.set_default_timeout(30_000)
+    try:
+        with FaultyHost(site) as host:
+            page = context.new_page()
+            open_lesson(page, host.url, BELOW_THE_FOLD)
+            yield site, page
+    finally:
+        context.close()
 
 
 def reload_keeps_the_edit(page, notice):
@@ -91,50 +108,34 @@ def test_a_page_never_runs_a_newer_builds_python_and_offers_a_reload_that_keeps_
     """A redeploy while a page of build A is open, before its Python starts (below the fold): Run must not
     start build B's worker, wheels and engine under page A. The page says a new version is available and
     reloads only when the reader presses Reload; the reader's edit is still there."""
-    site = shutil.copytree(built_site, tmp_path / "site")
-    context = browser.new_context(service_workers="block", viewport={"width": 1280, "height": 720})
-    context.set_default_timeout(30_000)
-    try:
-        with FaultyHost(site) as host:
-            page = context.new_page()
-            open_lesson(page, host.url, BELOW_THE_FOLD)
-            assert page.evaluate("document.documentElement.dataset.pythonInterpreter") is None, "Python started at load"
-            deploy_another_build(site)
+    with page_of_build_a(browser, built_site, tmp_path, service_workers="block") as (site, page):
+        assert page.evaluate("document.documentElement.dataset.pythonInterpreter") is None, "Python started at load"
+        deploy_another_build(site)
 
-            first = block(page, 1)
-            set_code(first, "print('edited by the reader')")
-            output = run_block(first)
-            assert "A new version of the lesson is available" in output, output
-            assert "edited by the reader" not in output
-            notice = page.get_by_role("alert").filter(has_text="A new version of the lesson is available")
-            expect(notice).to_be_visible()
-            reload_keeps_the_edit(page, notice)
-    finally:
-        context.close()
+        first = block(page, 1)
+        set_code(first, "print('edited by the reader')")
+        output = run_block(first)
+        assert "A new version of the lesson is available" in output, output
+        assert "edited by the reader" not in output
+        notice = page.get_by_role("alert").filter(has_text="A new version of the lesson is available")
+        expect(notice).to_be_visible()
+        reload_keeps_the_edit(page, notice)
 
 
 def test_a_new_service_worker_taking_over_a_touched_page_never_runs_its_python_there(browser, built_site, tmp_path):
     """The same redeploy with the offline service worker: build B's worker takes over page A, which the
     reader touched (a key press), so it is not reloaded. It offers "Reload"; Run does not start B's
     Python under page A; the reader's Reload brings B, with the edit kept."""
-    site = shutil.copytree(built_site, tmp_path / "site")
-    context = browser.new_context(service_workers="allow", viewport={"width": 1280, "height": 720})
-    context.set_default_timeout(30_000)
-    try:
-        with FaultyHost(site) as host:
-            page = context.new_page()
-            open_lesson(page, host.url, BELOW_THE_FOLD)
-            page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=PYTHON_TIMEOUT_MS)
-            page.keyboard.press("Shift")  # the reader touched the page
-            deploy_another_build(site)
-            page.evaluate("() => navigator.serviceWorker.getRegistration().then((registration) => registration.update())")
-            notice = page.get_by_role("alert").filter(has_text="A new version of the lesson is available")
-            expect(notice).to_be_visible(timeout=PYTHON_TIMEOUT_MS)
+    with page_of_build_a(browser, built_site, tmp_path, service_workers="allow") as (site, page):
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=PYTHON_TIMEOUT_MS)
+        page.keyboard.press("Shift")  # the reader touched the page
+        deploy_another_build(site)
+        page.evaluate("() => navigator.serviceWorker.getRegistration().then((registration) => registration.update())")
+        notice = page.get_by_role("alert").filter(has_text="A new version of the lesson is available")
+        expect(notice).to_be_visible(timeout=PYTHON_TIMEOUT_MS)
 
-            first = block(page, 1)
-            set_code(first, "print('edited by the reader')")
-            output = run_block(first)
-            assert "A new version of the lesson is available" in output, output
-            reload_keeps_the_edit(page, notice)
-    finally:
-        context.close()
+        first = block(page, 1)
+        set_code(first, "print('edited by the reader')")
+        output = run_block(first)
+        assert "A new version of the lesson is available" in output, output
+        reload_keeps_the_edit(page, notice)
