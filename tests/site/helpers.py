@@ -267,9 +267,11 @@ def wait_for_address(page, url, timeout=UI_TIMEOUT_MS):
 
 
 def wait_blocks_mounted(page):
-    """Wait until the scripts turned every static runnable block of the page into a live one."""
+    """Wait until the scripts turned every static runnable block of the page into a live one, and filled
+    the page "Your work" or "Class overview" (loaded on its own, after the blocks)."""
     page.wait_for_function(
-        "() => [...document.querySelectorAll('div.runnable')].every(b => b.dataset.mounted === 'true')",
+        "() => [...document.querySelectorAll('div.runnable')].every(b => b.dataset.mounted === 'true')"
+        " && [...document.querySelectorAll('[data-your-work], [data-class-overview]')].every(e => e.hasChildNodes())",
         timeout=UI_TIMEOUT_MS)
 
 
@@ -362,8 +364,9 @@ def output_text(block_locator):
 def open_editor(block_locator):
     """Click the code so the CodeMirror editor mounts; return the editable content's locator."""
     content = block_locator.locator(".cm-content")
-    if content.count() == 0:
-        block_locator.locator("pre").first.click()
+    # A block that has run opens its editor by itself, replacing the code under a click in progress:
+    # click whichever of the two is there when the click lands.
+    content.or_(block_locator.locator("pre")).first.click()
     content.wait_for(timeout=UI_TIMEOUT_MS)
     return content
 
