@@ -364,9 +364,10 @@ def output_text(block_locator):
 def open_editor(block_locator):
     """Click the code so the CodeMirror editor mounts; return the editable content's locator."""
     content = block_locator.locator(".cm-content")
-    # A block that has run opens its editor by itself, replacing the code under a click in progress:
-    # click whichever of the two is there when the click lands.
-    content.or_(block_locator.locator("pre")).first.click()
+    if content.count() == 0:
+        # A block that has run opens its editor by itself, replacing the code under a click in progress:
+        # click whichever of the two is there when the click lands (the code is the block's focusable <pre>).
+        content.or_(block_locator.locator("pre[tabindex='0']")).first.click()
     content.wait_for(timeout=UI_TIMEOUT_MS)
     return content
 
