@@ -68,6 +68,18 @@ async function verdict(python, ran, exercise, page, code) {
   }
 }
 
+/** The blocks of each chapter of `chapters` that the checks need (tutor.needed_blocks), asked of `python` before
+ *  any of the learner's code runs there: { chapter path: [block numbers] }, or null (then every block runs). */
+async function neededBlocks(python, chapters) {
+  const asked = Object.fromEntries(chapters.map(({ chapter, blocks }) => [chapter.path, blocks.map(({ code, lesson, exercise }) =>
+    ({ code, lesson, exercise: exercise?.name ?? null }))]));
+  try {
+    return await python.call("tutor.needed_blocks", "plan", { chapters: asked }, { label: "the blocks the checks need" });
+  } catch {
+    return null;
+  }
+}
+
 /** Stop every block or check running now (recheck() then ends once its isStopped() says so). */
 export function stopChecks() {
   for (const python of working) python.close();
@@ -86,29 +98,51 @@ export async function recheck(rows, map, { onProgress, isStopped }) {
   /** Check `row`'s exercises in `python`, a fresh Python of its own. */
   async function checkLearner(python, row) {
     const mine = exercisesWithCode(row, map);
+    const chapters = [];
     for (const chapter of map.chapters) {
       const exercises = mine.filter((exercise) => exercise.chapter === chapter.path);
       if (exercises.length === 0) continue;
-      const sources = await lessonBlocks(chapter);
-      const page = `class-overview-check/${chapter.path}`;
       const last = Math.max(...exercises.map((exercise) => exercise.block));
-      for (let number = 1; number <= last; number += 1) {
-        if (ended()) return;
-        const exercise = exercises.find((item) => item.block === number);
-        if (exercise) {
-          count.started += 1;
-          onProgress({ ...count, total, row, exercise });
-        }
+      const blocks = (await lessonBlocks(chapter)).slice(0, last).map((lesson, index) => {
+        const exercise = exercises.find((item) => item.block === index + 1) ?? null;
         const code = exercise ? row.work.exercises[exercise.name].code
-          : row.work.edits[`${chapter.path}#${number}`]?.code ?? sources[number - 1];
-        const ran = await run(python, page, code, number === 1, `block ${number} of ${chapter.title}, for the class overview`);
-        if (ran.error?.kind === ERROR.NOT_STARTED) throw new Error(ran.error.message);
-        if (!exercise) continue;
+          : row.work.edits[`${chapter.path}#${index + 1}`]?.code ?? lesson;
+        return { code, lesson, exercise };
+      });
+      chapters.push({ chapter, blocks });
+    }
+    const plan = await neededBlocks(python, chapters);
+    for (const { chapter, blocks } of chapters) {
+      const every = blocks.map((_, index) => index + 1);
+      const failed = await checkChapter(python, row, chapter, blocks, plan?.[chapter.path] ?? every, 0);
+      // A block that failed before it defined all it would have: the blocks left out may count, so again with every one.
+      if (failed !== null && blocks.slice(failed).some((block) => block.exercise)) {
+        await checkChapter(python, row, chapter, blocks, every, failed);
+      }
+    }
+  }
+
+  /** Run the blocks `numbers` of `chapter` in a fresh namespace and check each exercise after block `after`;
+   *  the number of the first block that failed (not stopped) when some blocks were left out, else null. */
+  async function checkChapter(python, row, chapter, blocks, numbers, after) {
+    const page = `class-overview-check/${chapter.path}`;
+    for (const number of numbers) {
+      if (ended()) return null;
+      const { code, exercise } = number > after ? blocks[number - 1] : { ...blocks[number - 1], exercise: null };
+      if (exercise) {
+        count.started += 1;
+        onProgress({ ...count, total, row, exercise });
+      }
+      const ran = await run(python, page, code, number === numbers[0], `block ${number} of ${chapter.title}, for the class overview`);
+      if (ran.error?.kind === ERROR.NOT_STARTED) throw new Error(ran.error.message);
+      if (exercise) {
         row.checked.set(exercise.name, await verdict(python, ran, exercise, page, code));
         count.done += 1;
         onProgress({ ...count, total, row: null, exercise: null });
       }
+      if (!ran.ok && !endedByStop(ran.error) && numbers.length < blocks.length) return number;
     }
+    return null;
   }
 
   /** One lane: the next learner waiting, in a Python of their own, until none is left. */
