@@ -42,7 +42,7 @@ def verdicts(blocks, codes, numbers):
     for number in numbers:
         (_, name), code = blocks[number - 1], codes[number - 1]
         with contextlib.redirect_stdout(io.StringIO()):
-            exec(compile(code, f"<block {number}>", "exec"), namespace)  # noqa: S102 - the lesson's own code
+            exec(compile(code, f"<block {number}>", "exec"), namespace)
         if name:
             found[name] = exercises.results(name, namespace, code)
     return found
