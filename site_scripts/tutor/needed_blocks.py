@@ -5,13 +5,14 @@ code runs) answers, for each chapter, the numbers of the blocks to run, in page 
 when it is the lesson's own code, only defines names in its namespace (no attribute or item set on anything,
 no `global`, no star import, no `del`) and no code run after it can read a name it defines before another block
 defines it again at its top level: the later blocks that run, the learner's code of each exercise and the
-exercise's checks (every name its module spells out as a string, as in `defined(namespace, "network")`). Code
+exercise's checks (every name its module's code spells out as a string, as in `defined(namespace, "network")`). Code
 that may read its namespace some other way (globals(), eval, exec, vars, a frame's f_globals...), or cannot be
 parsed, needs every block before it. A block that then fails before its top level defines everything counts on
 what came before it: recheck.mjs runs that chapter again with every block.
 What it is not: a sandbox or a proof: code that reaches names a way not seen here only changes its own verdict.
 """
 import ast
+import functools
 import importlib
 import inspect
 from pathlib import Path
@@ -53,19 +54,20 @@ def chapter_plan(blocks):
 
 
 def checked_names(exercise):
-    """Every identifier the module of `exercise`'s checks (and the lesson's modules it takes checks from) spell
+    """Every identifier the module of `exercise`'s checks, and the modules of the lesson's functions it takes, spell
     out as a string: a superset of the names the checks look up."""
     module = importlib.import_module(f"tutor.exercises.{exercise}")
-    sources = {module} | {inspect.getmodule(value) for value in vars(module).values()
-                          if (inspect.isfunction(value) or inspect.ismodule(value))}
-    names = set()
-    for source in sources:
-        if source is None or not source.__name__.startswith("tutor.") or source.__name__ == "tutor.exercises":
-            continue
-        tree = ast.parse(Path(source.__file__).read_text(encoding="utf-8"))
-        names |= {node.value for node in ast.walk(tree) if isinstance(node, ast.Constant)
-                  and isinstance(node.value, str) and node.value.isidentifier()}
-    return names
+    owners = {module.__name__} | {value.__module__ for value in vars(module).values() if inspect.isfunction(value)}
+    return set().union(*(strings_of(owner) for owner in owners
+                         if owner.startswith("tutor.") and owner != "tutor.exercises"))
+
+
+@functools.cache
+def strings_of(module_name):
+    """The identifiers the source of the module `module_name` holds as strings."""
+    tree = ast.parse(Path(importlib.import_module(module_name).__file__).read_text(encoding="utf-8"))
+    return frozenset(node.value for node in ast.walk(tree)
+                     if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.isidentifier())
 
 
 class Names:
