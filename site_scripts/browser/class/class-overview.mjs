@@ -413,10 +413,10 @@ class ClassOverview {
     try {
       await recheck(this.sorted(), map, {
         isStopped: () => checking.stopped,
-        onProgress: (done, total, row, exercise) => {
+        onProgress: ({ started, done, total, row, exercise }) => {
           this.progress.max = Math.max(total, 1);
           this.progress.value = done;
-          if (row) this.status.textContent = `Checking ${done + 1} of ${total}: ${row.shown}'s code for “${exercise.title}”…`;
+          if (row) this.status.textContent = `Checking ${started} of ${total}: ${row.shown}'s code for “${exercise.title}”…`;
         },
       });
       const count = this.rows.reduce((sum, row) => sum + (row.checked?.size ?? 0), 0);

@@ -1,17 +1,23 @@
 // recheck.mjs: the class overview's "Check the exercises in Python": learners' code run again against the exercises' own checks.
-// What it is: recheck(rows, map, { onProgress, isStopped }) takes each learner in a fresh Python (the lesson's
-// runtime and worker, sandboxed as on every chapter, with the lesson's engine, so nothing one learner's code
-// does reaches the next) and, chapter by chapter, runs its blocks in page order (the learner's edit of a block
-// where the file has one, else the lesson's code, read from the chapter's page) and, after each exercise block
-// the learner wrote code for, the checks "Check" runs on the chapter (tutor.exercises results). It sets
-// row.checked: exercise name -> { solved, text } (empty for a learner not reached before Stop). A block that runs longer than RUN_LIMIT_MS is stopped.
+// What it is: recheck(rows, map, { onProgress, isStopped }) takes each learner in a Python of their own (a fresh
+// worker of the lesson's runtime, sandboxed as on every chapter, with the lesson's engine, closed once the learner
+// is checked, so nothing one learner's code does reaches another's) and, chapter by chapter, runs its blocks in
+// page order (the learner's edit of a block where the file has one, else the lesson's code, read from the
+// chapter's page) and, after each exercise block the learner wrote code for, the checks "Check" runs on the
+// chapter (tutor.exercises results). Up to LANES learners are checked at once, each in their own worker, on the
+// computer's cores. It sets row.checked: exercise name -> { solved, text } (empty for a learner not reached
+// before Stop). A block that runs longer than RUN_LIMIT_MS is stopped; Stop ends every worker at once.
 // What it is not: proof against a learner who writes code to fool the checks in their own Python: it shows
 // that the code passes the lesson's checks here, not who wrote it or how.
 import { ERROR } from "../runtime/contract.mjs";
-import { endedByStop, runtime } from "../runtime/runtime.mjs";
+import { endedByStop, separateRuntime } from "../runtime/runtime.mjs";
 
 const SITE_ROOT = new URL("../../../../", import.meta.url);
 const RUN_LIMIT_MS = 60_000;
+// Learners checked at once: one Python each, about as many as the computer has cores (each one also hides
+// another's start-up), at most 4 (each holds some 100 MB).
+const LANES = Math.max(2, Math.min(4, navigator.hardwareConcurrency || 2));
+const working = new Set(); // the Pythons checking a learner now
 const chapterSources = new Map(); // chapter path -> promise of its blocks' lesson code, in page order
 
 /** The lesson's code of every block of `chapter`, from its page (as the build wrote it). */
@@ -36,24 +42,24 @@ export function exercisesWithCode(row, map) {
   return map.exercises.filter(({ name }) => typeof row.work.exercises[name]?.code === "string");
 }
 
-/** Run `code` in `page`'s namespace, stopped if it runs longer than RUN_LIMIT_MS. */
-async function run(page, code, fresh, label) {
-  const limit = setTimeout(() => runtime.stop(), RUN_LIMIT_MS);
+/** Run `code` in `page`'s namespace of `python`, stopped if it runs longer than RUN_LIMIT_MS. */
+async function run(python, page, code, fresh, label) {
+  const limit = setTimeout(() => python.stop(), RUN_LIMIT_MS);
   try {
-    return await runtime.run({ page, code, fresh, label });
+    return await python.run({ page, code, fresh, label });
   } finally {
     clearTimeout(limit);
   }
 }
 
 /** What the checks say of `exercise` once its block ran (`ran`) with `code` (which some checks run again): { solved, text }. */
-async function verdict(ran, exercise, page, code) {
+async function verdict(python, ran, exercise, page, code) {
   if (!ran.ok) {
     return { solved: false, text: endedByStop(ran.error) ? "stopped before its checks ran" : "not solved: its code did not run cleanly" };
   }
   try {
-    const results = await runtime.call("tutor.exercises", "results", { name: exercise.name, code },
-                                       { page, label: `the checks of “${exercise.title}”` });
+    const results = await python.call("tutor.exercises", "results", { name: exercise.name, code },
+                                      { page, label: `the checks of “${exercise.title}”` });
     const passed = results.filter((result) => result.passed).length;
     return passed === results.length ? { solved: true, text: "solved" }
       : { solved: false, text: `not solved: ${passed} of ${results.length} checks pass` };
@@ -62,41 +68,101 @@ async function verdict(ran, exercise, page, code) {
   }
 }
 
-/** Stop the block or checks running now (recheck() then ends once its isStopped() says so). */
-export function stopChecks() {
-  runtime.stop();
+/** The blocks of each chapter of `chapters` that the checks need (tutor.needed_blocks), asked of `python` before
+ *  any of the learner's code runs there: { chapter path: [block numbers] }, or null (then every block runs). */
+async function neededBlocks(python, chapters) {
+  const asked = Object.fromEntries(chapters.map(({ chapter, blocks }) => [chapter.path, blocks.map(({ code, lesson, exercise }) =>
+    ({ code, lesson, exercise: exercise?.name ?? null }))]));
+  try {
+    return await python.call("tutor.needed_blocks", "plan", { chapters: asked }, { label: "the blocks the checks need" });
+  } catch {
+    return null;
+  }
 }
 
-/** Check every exercise the learners of `rows` wrote code for; onProgress(done, total, row, exercise) before each. */
+/** Stop every block or check running now (recheck() then ends once its isStopped() says so). */
+export function stopChecks() {
+  for (const python of working) python.close();
+}
+
+/** Check every exercise the learners of `rows` wrote code for. onProgress({ started, done, total, row, exercise })
+ *  as each exercise starts (the `started`th to start) and, with row null, as each one ends. */
 export async function recheck(rows, map, { onProgress, isStopped }) {
   const total = rows.reduce((sum, row) => sum + exercisesWithCode(row, map).length, 0);
-  let done = 0;
-  if (runtime.engineSource !== null) runtime.useEngine(null); // the lesson's engine, whatever this browser runs
+  const count = { started: 0, done: 0 };
+  let failure = null; // what ended the checks early, besides Stop
+  const ended = () => isStopped() || failure !== null;
   for (const row of rows) row.checked = new Map();
-  for (const row of rows) {
+  const waiting = rows.filter((row) => exercisesWithCode(row, map).length > 0);
+
+  /** Check `row`'s exercises in `python`, a fresh Python of its own. */
+  async function checkLearner(python, row) {
     const mine = exercisesWithCode(row, map);
-    if (mine.length === 0) continue;
-    if (isStopped()) return;
-    if (runtime.interpreter > 0) runtime.restart(); // a fresh Python for each learner
+    const chapters = [];
     for (const chapter of map.chapters) {
       const exercises = mine.filter((exercise) => exercise.chapter === chapter.path);
       if (exercises.length === 0) continue;
-      const sources = await lessonBlocks(chapter);
-      const page = `class-overview-check/${chapter.path}`;
       const last = Math.max(...exercises.map((exercise) => exercise.block));
-      for (let number = 1; number <= last; number += 1) {
-        if (isStopped()) return;
-        const exercise = exercises.find((item) => item.block === number);
-        if (exercise) onProgress(done, total, row, exercise);
+      const blocks = (await lessonBlocks(chapter)).slice(0, last).map((lesson, index) => {
+        const exercise = exercises.find((item) => item.block === index + 1) ?? null;
         const code = exercise ? row.work.exercises[exercise.name].code
-          : row.work.edits[`${chapter.path}#${number}`]?.code ?? sources[number - 1];
-        const ran = await run(page, code, number === 1, `block ${number} of ${chapter.title}, for the class overview`);
-        if (ran.error?.kind === ERROR.NOT_STARTED) throw new Error(ran.error.message);
-        if (!exercise) continue;
-        row.checked.set(exercise.name, await verdict(ran, exercise, page, code));
-        done += 1;
+          : row.work.edits[`${chapter.path}#${index + 1}`]?.code ?? lesson;
+        return { code, lesson, exercise };
+      });
+      chapters.push({ chapter, blocks });
+    }
+    const plan = await neededBlocks(python, chapters);
+    for (const { chapter, blocks } of chapters) {
+      const every = blocks.map((_, index) => index + 1);
+      const failed = await checkChapter(python, row, chapter, blocks, plan?.[chapter.path] ?? every, 0);
+      // A block that failed before it defined all it would have: the blocks left out may count, so again with every one.
+      if (failed !== null && blocks.slice(failed).some((block) => block.exercise)) {
+        await checkChapter(python, row, chapter, blocks, every, failed);
       }
     }
   }
-  onProgress(done, total, null, null);
+
+  /** Run the blocks `numbers` of `chapter` in a fresh namespace and check each exercise after block `after`;
+   *  the number of the first block that failed (not stopped) when some blocks were left out, else null. */
+  async function checkChapter(python, row, chapter, blocks, numbers, after) {
+    const page = `class-overview-check/${chapter.path}`;
+    for (const number of numbers) {
+      if (ended()) return null;
+      const { code, exercise } = number > after ? blocks[number - 1] : { ...blocks[number - 1], exercise: null };
+      if (exercise) {
+        count.started += 1;
+        onProgress({ ...count, total, row, exercise });
+      }
+      const ran = await run(python, page, code, number === numbers[0], `block ${number} of ${chapter.title}, for the class overview`);
+      if (ran.error?.kind === ERROR.NOT_STARTED) throw new Error(ran.error.message);
+      if (exercise) {
+        row.checked.set(exercise.name, await verdict(python, ran, exercise, page, code));
+        count.done += 1;
+        onProgress({ ...count, total, row: null, exercise: null });
+      }
+      if (!ran.ok && !endedByStop(ran.error) && numbers.length < blocks.length) return number;
+    }
+    return null;
+  }
+
+  /** One lane: the next learner waiting, in a Python of their own, until none is left. */
+  async function lane() {
+    for (let row = waiting.shift(); row && !ended(); row = waiting.shift()) {
+      const python = separateRuntime();
+      working.add(python);
+      try {
+        await checkLearner(python, row);
+      } catch (error) {
+        failure ??= error;
+        stopChecks();
+      } finally {
+        working.delete(python);
+        python.close();
+      }
+    }
+  }
+
+  await Promise.all(Array.from({ length: Math.min(LANES, waiting.length) }, lane));
+  if (failure) throw failure;
+  onProgress({ ...count, total, row: null, exercise: null });
 }

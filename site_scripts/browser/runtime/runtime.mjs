@@ -1,6 +1,6 @@
 // runtime.mjs: the page's handle on Python: the worker in worker.mjs, and when it starts, restarts and runs which engine.
 // What it is: one shared `runtime` object (start, startWhenNear, onStatus, ready, run, call,
-// answering, stop, restart, onRestart, useEngine, engineSource, onEngineChange) used by the runnable blocks, the
+// answering, stop, restart, close, onRestart, useEngine, engineSource, onEngineChange) used by the runnable blocks, the
 // figures and the engine's editor and banner. It starts the module worker (or, on a full page load
 // that opens near a block or figure, adopts the one start-early.js already created, with the messages
 // it sent meanwhile), and is the page's one adapter of the contract (contract.mjs, written from
@@ -35,6 +35,10 @@
 // worker, like a restart, or, while Python has not started on this page, only remembers the engine
 // for when it starts (a reader who only reads never downloads Python). When another tab of the site applies or restores an
 // engine, the runtime follows it the same way, so every open tab runs the stored engine.
+//
+// A separate Python (separateRuntime()): another Runtime with a worker of its own, for the class overview's
+// checks of learners' code. It always runs the lesson's engine, never follows other tabs, shows nothing on
+// <html>, never takes start-early.js's worker, and close() ends it for good.
 
 import { onStoredEngineChange, storedEngine } from "../storage/engine-store.mjs";
 import { ERROR, EVENT, REQUEST } from "./contract.mjs";
@@ -75,13 +79,17 @@ class Runtime {
   #ready = null;
   #settleReady = null;
   #nearView = null; // IntersectionObserver of startWhenNear(), until Python starts
-  #engineSource = storedEngine(); // the reader's edited engine, or null for the lesson's own
+  #engineSource; // the reader's edited engine, or null for the lesson's own
+  #forPage; // the page's own Python (else a separate one: see the header)
 
   /** A number that changes whenever a new interpreter replaces the old one (all namespaces lost);
    *  0 until Python starts on this page. */
   interpreter = 0;
 
-  constructor() {
+  constructor({ forPage = true } = {}) {
+    this.#forPage = forPage;
+    this.#engineSource = forPage ? storedEngine() : null;
+    if (!forPage) return;
     onStoredEngineChange((source) => {
       if (source !== this.#engineSource) this.#switchEngine(source, true);
     });
@@ -94,11 +102,13 @@ class Runtime {
     this.#nearView?.disconnect();
     this.#nearView = null;
     this.interpreter += 1;
-    document.documentElement.dataset.pythonInterpreter = String(this.interpreter);
-    delete document.documentElement.dataset.pythonBoot; // set again when this interpreter is ready
+    if (this.#forPage) {
+      document.documentElement.dataset.pythonInterpreter = String(this.interpreter);
+      delete document.documentElement.dataset.pythonBoot; // set again when this interpreter is ready
+    }
     this.#ready = new Promise((resolve, reject) => { this.#settleReady = { resolve, reject }; });
     this.#ready.catch(() => {}); // a failed start is reported through onStatus as well
-    const { worker, token, interrupt, missed = [] } = takeEarlyWorker() ?? createWorker();
+    const { worker, token, interrupt, missed = [] } = (this.#forPage ? takeEarlyWorker() : null) ?? createWorker();
     this.#worker = worker;
     this.#token = token;
     this.#interrupt = interrupt;
@@ -252,6 +262,16 @@ class Runtime {
     this.#restart("requested");
   }
 
+  /** End this Python for good (a separate one, once done): its worker ends at once and every waiting request
+   *  ends as stopped; a later request would start a fresh one. */
+  close() {
+    this.#worker?.terminate();
+    this.#worker = null;
+    this.#interrupt = null;
+    this.#interrupted.clear();
+    this.#finishPending({ kind: ERROR.STOPPED, message: "Stopped." });
+  }
+
   /** The source of the edited engine Python runs (or will run once started), or null for the lesson's. */
   get engineSource() {
     return this.#engineSource;
@@ -294,7 +314,7 @@ class Runtime {
     switch (data.kind) {
       case EVENT.STATUS:
         this.#setStatus(data);
-        if (data.boot) document.documentElement.dataset.pythonBoot = data.boot; // "snapshot" or "plain"
+        if (data.boot && this.#forPage) document.documentElement.dataset.pythonBoot = data.boot; // "snapshot" or "plain"
         if (data.state === "ready") this.#settleReady.resolve();
         if (data.state === "error") this.#settleReady.reject(new Error(data.message));
         break;
@@ -328,7 +348,7 @@ class Runtime {
 
   #setStatus({ state, message, progress = null, newBuild = false }) {
     this.#status = { state, message, progress, newBuild };
-    document.documentElement.dataset.pythonState = state;
+    if (this.#forPage) document.documentElement.dataset.pythonState = state;
     for (const fn of this.#listeners) fn(this.#status);
   }
 
@@ -409,5 +429,10 @@ export function crashMessage(fatal, deepGraph) {
 }
 
 export const runtime = new Runtime();
+
+/** A Python of its own beside the page's (see the header), started by its first request. */
+export function separateRuntime() {
+  return new Runtime({ forPage: false });
+}
 // A worker start-early.js created at load is adopted at once: from here on the page counts it as started.
 if (globalThis.lessonPython.hasEarlyWorker()) runtime.start();
