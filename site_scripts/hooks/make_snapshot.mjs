@@ -52,6 +52,7 @@ async function main(siteFolder) {
     warmUp, // what the warm-up block printed (tests compare it with CPython's)
     rawLength: raw.length,
     heapOffset: new DataView(raw.buffer, raw.byteOffset).getUint32(4, true), // Pyodide's own header size
+    pages: "gzip", // the build's .br copy holds them stored (site_scripts/hooks/gzip_copies.py)
   };
   const body = encodeMemory(raw, header.heapOffset, wasm);
   const decoded = new Uint8Array(raw.length);

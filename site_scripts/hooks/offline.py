@@ -2,7 +2,8 @@
 
 What it is: after every build (and after the other hooks, whose files it must see) it
   - copies site_scripts/server/serve.py to the site root, so every copy of the site carries its server;
-  - lists every built file with its SRI sha256 (and its size, for the copy's progress) but those a browser
+  - lists every built file with its SRI sha256 (two for a file whose Brotli copy holds a variant of it:
+    gzip_copies.served_forms; and its size, for the copy's progress) but those a browser
     never fetches (never_fetched.py: search languages and math fonts the site does not use), and writes that
     list, with a build version derived from it, into the service worker it copies to the site root (root scope = it controls every page);
   - writes the gzip and Brotli copies the classroom server sends (gzip_copies.py), of the listed files and the worker;
@@ -18,7 +19,7 @@ import shutil
 from pathlib import Path
 
 from mkdocs.plugins import event_priority
-from gzip_copies import BROTLI_MANIFEST, is_gzip_copy, write_brotli_copies, write_gzip_copies
+from gzip_copies import BROTLI_MANIFEST, is_gzip_copy, served_forms, write_brotli_copies, write_gzip_copies
 from never_fetched import never_fetched
 from reproducible_zip import write_zip  # MkDocs puts the hooks' folder on sys.path while it loads a hook
 
@@ -41,8 +42,10 @@ NOT_PRECACHED = {WORKER_NAME, SERVER_NAME, UNFILLED_WORKER}  # plus downloads/ a
 NOT_PRECACHED |= {"sitemap.xml", "sitemap.xml.gz", "sitemap.xml.br", BROTLI_MANIFEST}
 
 
-def subresource_integrity(path):
-    return "sha256-" + base64.b64encode(hashlib.sha256(path.read_bytes()).digest()).decode()
+def subresource_integrity(site_dir, path):
+    """The SRI of the site-relative `path`: a sha256 for each form a browser may get (any one matches)."""
+    forms = served_forms(path, (site_dir / path).read_bytes())
+    return " ".join("sha256-" + base64.b64encode(hashlib.sha256(form).digest()).decode() for form in forms)
 
 
 def site_files(site_dir):
@@ -55,7 +58,7 @@ def precache_list(site_dir):
     paths = site_files(site_dir)
     names = set(paths)
     unused = never_fetched(site_dir)
-    return {path: subresource_integrity(site_dir / path) for path in paths
+    return {path: subresource_integrity(site_dir, path) for path in paths
             if path not in NOT_PRECACHED and not path.endswith(".map") and not is_gzip_copy(path, names) and path not in unused}
 
 

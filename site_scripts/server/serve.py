@@ -119,29 +119,31 @@ class LessonHandler(http.server.SimpleHTTPRequestHandler):
         return self.send_file(path)
 
     def send_file(self, path):
-        """The file at `path`, or its gzip copy to a browser that accepts it, validated by content: 304
+        """The file at `path`, or its Brotli or gzip copy to a browser that accepts it (Brotli first; the .br
+        copy of the snapshot and of the standard library holds a variant the browser reads as well:
+        site_scripts/hooks/gzip_copies.py), validated by content: 304
         only when If-None-Match names this very content (If-Modified-Since is ignored). Range requests
         get the whole file (allowed by HTTP, and the lesson makes none)."""
         opened = open(path, "rb")
         try:
             digest = self.digests.of(path, opened)
-            copy, tag, encoding = self.gzip_copy(path, digest), digest[0], None
+            copies = {"br": self.brotli_copy(path, digest), "gzip": self.gzip_copy(path, digest)}
+            varies = any(copies.values())
             wanted = self.headers.get("Accept-Encoding")
-            brotli_copy = self.brotli_copy(path, digest) if copy and accepts(wanted, "br") else None
-            if brotli_copy:
-                copy.close()
+            encoding = next((coding for coding, copy in copies.items() if copy and accepts(wanted, coding)), None)
+            for coding, copy in copies.items():
+                if copy and coding != encoding:
+                    copy.close()
+            tag = digest[0]
+            if encoding:
                 opened.close()
-                opened, tag, encoding = brotli_copy, self.digests.of(path + ".br", brotli_copy)[0], "br"
-            elif copy and accepts(wanted, "gzip"):
-                opened.close()
-                opened, tag, encoding = copy, self.digests.of(path + ".gz", copy)[0], "gzip"
-            elif copy:
-                copy.close()
+                opened = copies[encoding]
+                tag = self.digests.of(path + (".br" if encoding == "br" else ".gz"), opened)[0]
             etag = f'"{tag[:32]}"'
             asked = self.tags_asked_for()
             if etag in asked or "*" in asked:
                 self.send_response(304)
-                self.send_validators(etag, varies=copy is not None)
+                self.send_validators(etag, varies=varies)
                 self.end_headers()
                 opened.close()
                 return None
@@ -150,7 +152,7 @@ class LessonHandler(http.server.SimpleHTTPRequestHandler):
             self.send_header("Content-Length", str(os.fstat(opened.fileno()).st_size))
             if encoding:
                 self.send_header("Content-Encoding", encoding)
-            self.send_validators(etag, varies=copy is not None)
+            self.send_validators(etag, varies=varies)
             self.end_headers()
             return opened
         except BaseException:

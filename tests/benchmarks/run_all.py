@@ -310,6 +310,11 @@ class CountingHandler(LessonHandler):
                 return body
         return super().send_head()
 
+    def brotli_copy(self, path, digest):
+        """GitHub Pages sends none of the build's Brotli copies (nor their variants of the snapshot and the standard
+        library): with `gzipped`, neither does this host."""
+        return None if self.gzipped is not None else super().brotli_copy(path, digest)
+
     def send_gzipped(self):
         """(True, body or None) if the request is for a file `gzipped` holds (a 304 has no body), else (False, None)."""
         if self.path.split("?")[0].endswith("sitemap.xml"):

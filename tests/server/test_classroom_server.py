@@ -9,14 +9,18 @@ what the server says when it starts or cannot; and, served from the unzipped cla
 home page or the teachers' page (hosting included) that answers 404, the zip's own link answered by a zip of its folder.
 What it is not: the browser's side (tests/site/test_hosting.py: offline copy, isolation, the zip in Chromium).
 """
+import base64
 import brotli
 import gzip
+import hashlib
 import html
+import io
 import http.client
 import json
 import re
 import os
 import socket
+import struct
 import subprocess
 import sys
 import time
@@ -322,18 +326,57 @@ def test_a_brotli_copy_goes_to_a_browser_that_accepts_br_and_only_while_it_holds
         with_server.stop()
 
 
-def test_every_brotli_copy_of_the_build_is_its_file_byte_for_byte(built_site):
+SNAPSHOT = "assets/snapshot/python-snapshot.bin"
+STDLIB = "assets/vendor/pyodide/python_stdlib.zip"
+
+
+def snapshot_parts(snapshot):
+    """(header, page stream) of a snapshot file (format of site_scripts/browser/runtime/snapshot.mjs)."""
+    assert snapshot.startswith(b"PYSNAP01")
+    (length,) = struct.unpack_from("<I", snapshot, 8)
+    return json.loads(snapshot[12:12 + length]), snapshot[12 + length:]
+
+
+def test_every_brotli_copy_of_the_build_is_its_file_byte_for_byte_or_the_same_content_stored(built_site, site_server):
     """The build's .br copies: beside every gzip copy, listed in the manifest with their original's sha256,
-    each decompressing to its file; the offline copy lists none of them, nor the manifest."""
-    import hashlib
-    import json
+    each decompressing to its file, except the snapshot's and the standard library's (no gzip copy: they are
+    compressed already), which decompress to the same content with its own compression undone (issue #38):
+    the snapshot with its pages stored (header `pages`), so that its raw memory is the very same, and the zip
+    with its entries stored. The build lists both forms' hashes for the browser; serve.py sends the variant,
+    about a quarter smaller on the wire, to a browser that accepts br, and the file as it is to any other."""
     manifest = json.loads((built_site / BROTLI_MANIFEST).read_text(encoding="utf-8"))
     gzipped = sorted(path.relative_to(built_site).as_posix()[:-3] for path in built_site.rglob("*.gz"))
     gzipped.remove("sitemap.xml")  # MkDocs's own sitemap.xml.gz, which serve.py never sends (it rewrites the sitemap)
-    assert sorted(manifest) == gzipped and "assets/vendor/pyodide/pyodide.asm.wasm" in manifest
+    assert sorted(manifest) == sorted([*gzipped, SNAPSHOT, STDLIB]) and "assets/vendor/pyodide/pyodide.asm.wasm" in manifest
+    decoded = {}
     for path, digest in manifest.items():
         original = (built_site / path).read_bytes()
         assert hashlib.sha256(original).hexdigest() == digest, path
-        assert brotli.decompress((built_site / (path + ".br")).read_bytes()) == original, path
+        decoded[path] = brotli.decompress((built_site / (path + ".br")).read_bytes())
+        assert decoded[path] == original or path in (SNAPSHOT, STDLIB), path
+
+    snapshot, variant = snapshot_parts((built_site / SNAPSHOT).read_bytes()), snapshot_parts(decoded[SNAPSHOT])
+    assert (snapshot[0].pop("pages"), variant[0].pop("pages")) == ("gzip", "stored")
+    assert variant[0] == snapshot[0] and variant[1] == gzip.decompress(snapshot[1]), "the same header and pages"
+    with zipfile.ZipFile(built_site / STDLIB) as library, zipfile.ZipFile(io.BytesIO(decoded[STDLIB])) as stored:
+        entries = library.infolist()
+        assert [(entry.filename, entry.date_time) for entry in entries] == [
+            (entry.filename, entry.date_time) for entry in stored.infolist()]
+        assert {entry.compress_type for entry in stored.infolist()} == {zipfile.ZIP_STORED}
+        assert zipfile.ZIP_DEFLATED in {entry.compress_type for entry in entries}
+        assert all(library.read(entry) == stored.read(entry.filename) for entry in entries)
+
     listed = OFFLINE_HOOK.precache_list(built_site)
+    python_build = json.loads((built_site / "assets/python-build.json").read_text(encoding="utf-8"))["files"]
+    port = int(site_server.start().rsplit(":", 1)[1].strip("/"))
+    for path in (SNAPSHOT, STDLIB):
+        original = (built_site / path).read_bytes()
+        forms = {"sha256-" + base64.b64encode(hashlib.sha256(form).digest()).decode() for form in (original, decoded[path])}
+        assert set(listed[path].split(" ")) == forms == set(python_build[path.removeprefix("assets/")].split(" ")), path
+        status, headers, body = get(port, "/" + path, **{"Accept-Encoding": "gzip, deflate, br"})
+        assert (status, headers["Content-Encoding"], headers["Vary"]) == (200, "br", "Accept-Encoding")
+        assert brotli.decompress(body) == decoded[path] and len(body) < 0.8 * len(original), path
+        for accepted in ("gzip, deflate", None):  # GitHub Pages' bytes, as before
+            status, headers, body = get(port, "/" + path, **({"Accept-Encoding": accepted} if accepted else {}))
+            assert (status, headers["Content-Encoding"], body) == (200, None, original), (path, accepted)
     assert not [path for path in listed if path.endswith(".br")] and BROTLI_MANIFEST not in listed

@@ -123,7 +123,7 @@ def test_the_build_made_a_snapshot_of_this_engine_within_the_download_budget(bui
     header = json.loads(snapshot[len(MAGIC) + 4:len(MAGIC) + 4 + length])
     package = json.loads((REPO / "package.json").read_text())
 
-    assert header["format"] == "lesson-python-snapshot/1"
+    assert header["format"] == "lesson-python-snapshot/2" and header["pages"] == "gzip"
     assert header["pyodide"] == package["devDependencies"]["pyodide"]
     assert header["engine"] == hashlib.sha256(ENGINE.read_bytes()).hexdigest()
     assert {"tinygrad", "tutor.runtime.dispatcher", "tutor.figures.x_times_x"} <= set(header["modules"])
@@ -147,6 +147,24 @@ def test_a_page_boots_from_the_snapshot_and_runs_a_block_a_figure_and_the_engine
     assert runs_a_block_a_figure_and_the_engine(page, site_url, built_site) == "snapshot"
     assert site_url + SNAPSHOT_FILE in requests_made
     assert outside_requests == [] and page_errors == []
+
+
+def test_from_the_classroom_server_a_page_boots_from_the_brotli_snapshot_and_imports_from_the_brotli_library(
+        page, site_url, page_errors):
+    """serve.py (site_url's host) sends Chromium, which accepts br on 127.0.0.1, the snapshot with its pages
+    stored and the standard library with its entries stored, each Brotli-encoded (issue #38): Python boots
+    from that snapshot, and a module it never imported comes from that library."""
+    responses = []
+    page.context.on("response", lambda response: responses.append(response))
+    open_lesson(page, site_url, BLOCKS_ONLY_PAGE)
+    first = block(page, 1)
+    set_code(first, "import fractions, statistics\nprint(fractions.Fraction(1, 3) + fractions.Fraction(1, 6), "
+                    "statistics.median([3, 1, 2]))\n")
+    assert run_block(first) == "1/2 2\n"
+    assert boot_path(page) == "snapshot"
+    encodings = {response.url.removeprefix(site_url): response.header_value("content-encoding") for response in responses}
+    assert (encodings[SNAPSHOT_FILE], encodings["assets/vendor/pyodide/python_stdlib.zip"]) == ("br", "br")
+    assert page_errors == []
 
 
 def test_the_engine_inside_a_snapshot_boot_is_the_repository_engine(page, site_url):

@@ -1,6 +1,7 @@
 /* service-worker.js: keeps the whole lesson site usable offline and makes its pages cross-origin isolated.
    What it is: a classic service worker, copied to the site root by site_scripts/hooks/offline.py, which
-   also replaces the BUILD line below with this build's file list (site path -> SRI sha256). It answers
+   also replaces the BUILD line below with this build's file list (site path -> SRI sha256; two, either of
+   which matches, for a file the classroom server may send as a variant: hooks/gzip_copies.py). It answers
    cache-first with a network fallback. Installing a first build downloads nothing, so a reader who only
    reads transfers no more than the pages they open; once Python has booted in a page, the page asks for
    a copy of every listed file (the Pyodide files then come from the browser's HTTP cache, not downloaded
@@ -69,7 +70,7 @@ async function asBuilt(path, response) {
   if (!response) return null;
   const body = await response.arrayBuffer();
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", body));
-  if (`sha256-${btoa(String.fromCharCode(...digest))}` !== BUILD.files[path]) return null;
+  if (!BUILD.files[path].split(" ").includes(`sha256-${btoa(String.fromCharCode(...digest))}`)) return null;
   const type = TYPES[path.slice(path.lastIndexOf(".") + 1)] ?? "application/octet-stream";
   return new Response(body, { headers: { "Content-Type": type } });
 }

@@ -14,12 +14,15 @@
 // is in; the wasm is instantiated once it is compiled and the snapshot's memory is rebuilt (which needs
 // the wasm's bytes). Without a usable snapshot the same compiled wasm starts Python the plain way.
 // The file (assets/snapshot/python-snapshot.bin): MAGIC, a little-endian u32 header length, the JSON
-// header (format, Pyodide version, sha256 of the wheels and of the engine, sizes), then a gzip stream
-// of: a bitmap of the non-zero PAGE_SIZE pages of the raw snapshot, followed by those pages. Before the
-// pages are cut, the raw snapshot is XORed with the WebAssembly module's own data segments (which
-// start-up mostly leaves as they are) and the build zeroes free and dead memory, so most pages are zero:
-// 31 MB of memory become about 3.6 MB to download. gzip because it is what DecompressionStream reads in
-// every browser.
+// header (format, Pyodide version, sha256 of the wheels and of the engine, sizes, how the pages are
+// stored: `pages`), then the page stream: a bitmap of the non-zero PAGE_SIZE pages of the raw snapshot,
+// followed by those pages. Before the pages are cut, the raw snapshot is XORed with the WebAssembly
+// module's own data segments (which start-up mostly leaves as they are) and the build zeroes free and
+// dead memory, so most pages are zero: 31 MB of memory become 10 MB of pages. The file the build writes
+// holds them as a gzip stream (`pages: "gzip"`, about 3.9 MB), as DecompressionStream reads in every
+// browser; the classroom server sends a browser that accepts Brotli the same snapshot with its pages
+// stored as they are (`pages: "stored"`), Brotli-compressed as a whole (about 2.7 MB; the browser
+// decodes it: site_scripts/hooks/gzip_copies.py), and the reader reads either.
 // What it is not: the rest of the worker's start (worker.mjs installs the wheels) nor the maker.
 // Anything unexpected (no file, another build's or Pyodide's snapshot, corrupt bytes, an API that
 // changed) means the plain start (and a fresh copy of the snapshot for the next visit); if even that
@@ -27,7 +30,8 @@
 // could not be downloaded intact (both are checked against the build's hashes: downloads.mjs): then
 // the start fails, saying why.
 
-export const FORMAT = "lesson-python-snapshot/1";
+export const FORMAT = "lesson-python-snapshot/2";
+export const PAGE_STREAMS = ["gzip", "stored"]; // the header's `pages`: how the page stream is held
 export const SNAPSHOT_PATH = "snapshot/python-snapshot.bin"; // under assets/
 export const PAGE_SIZE = 4096;
 import { checkBuilt, fetchBuilt, integrityOf } from "./downloads.mjs";
@@ -168,8 +172,8 @@ function errorMarkerImports() {
 }
 
 /** Fetch the snapshot and check its header as soon as it arrives; resolves to { header, pages } where
- *  pages is a promise of the un-gzipped rest (decompressed while it downloads), or throws saying why
- *  this snapshot cannot be used. */
+ *  pages is a promise of the page stream (un-gzipped while it downloads, when it is gzip), or throws
+ *  saying why this snapshot cannot be used. */
 async function openSnapshot(url, version) {
   const response = await fetch(url, { cache: "no-cache" }); // same name in every build: revalidate
   if (!response.ok) throw new Error(`${url} answered ${response.status}`);
@@ -190,6 +194,7 @@ async function openSnapshot(url, version) {
   start = await receive(HEADER_START + headerLength);
   const header = parseHeader(start.subarray(HEADER_START, HEADER_START + headerLength));
   const mismatch = header.format !== FORMAT ? `its format is ${JSON.stringify(header.format)}`
+    : !PAGE_STREAMS.includes(header.pages) ? `its pages are ${JSON.stringify(header.pages)}`
     : header.pyodide !== version ? `it was made with Pyodide ${header.pyodide}, this is ${version}` : null;
   if (mismatch) {
     reader.cancel();
@@ -207,7 +212,7 @@ async function openSnapshot(url, version) {
     },
     cancel: (reason) => reader.cancel(reason),
   });
-  const pages = gunzip(body);
+  const pages = header.pages === "gzip" ? gunzip(body) : stored(body);
   pages.catch(() => {});
   return { header, pages };
 }
@@ -220,6 +225,15 @@ export async function gunzip(stream) {
     return new Uint8Array(await unzipped.arrayBuffer());
   } catch {
     throw new Error("the snapshot's compressed data is damaged or cut short");
+  }
+}
+
+/** The bytes of a stream of stored pages (no compression of its own: it came Brotli-encoded over HTTP). */
+async function stored(stream) {
+  try {
+    return new Uint8Array(await new Response(stream).arrayBuffer());
+  } catch {
+    throw new Error("the snapshot's download was cut short");
   }
 }
 
@@ -238,7 +252,7 @@ function parseHeader(bytes) {
   }
 }
 
-/** The snapshot file's first bytes for `header` (the maker writes them, then the gzip body). */
+/** The snapshot file's first bytes for `header` (the maker writes them, then the page stream). */
 export function headerBytes(header) {
   const json = new TextEncoder().encode(JSON.stringify(header));
   const bytes = new Uint8Array(HEADER_START + json.length);
