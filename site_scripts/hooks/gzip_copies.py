@@ -29,10 +29,10 @@ WORTH_IT = 0.9  # a copy is written when it is at most this fraction of the file
 BROTLI_MANIFEST = "brotli-copies.json"  # {site-relative path: sha256 hex of the file its .br copy holds}
 BROTLI_CACHE = Path(__file__).resolve().parents[2] / "build" / "brotli-copies"
 BROTLI_SETTINGS = {"quality": 9, "lgwin": 24}  # 11 saves 0.36 MB of the wasm's 3.1 but takes minutes to build
-# The variants at quality 11: 0.33 MB less for the snapshot than 9, 0.18 MB for the standard library (their
-# 2.7 and 1.6 MB are the first visit's largest downloads but for the wasm), for about half a minute of one
-# processor per build: the snapshot's bytes differ on every build, so its copy is never in BROTLI_CACHE.
-VARIANT_SETTINGS = {"quality": 11, "lgwin": 24}
+# The variants at quality 10: the snapshot's copy is 2.78 MB (3.03 at 9, 2.70 at 11) for about 12 s of one
+# processor per build (11 takes half a minute or more); its bytes differ on every build, so it is never in
+# BROTLI_CACHE. The standard library's copy is about 1.6 MB.
+VARIANT_SETTINGS = {"quality": 10, "lgwin": 24}
 COPY_ENDINGS = (".gz", ".br")
 SNAPSHOT_MAGIC = b"PYSNAP01"  # the snapshot's format: site_scripts/browser/runtime/snapshot.mjs
 
