@@ -39,8 +39,9 @@ adding a function to MEASUREMENTS (or rows to one of them).
 
 What it is not: a test. Nothing here fails on speed; test_bench_smoke.py only checks that every row
 is produced. `--quick` uses one repeat and skips the slow engine run inside Pyodide; run(smoke=True),
-the smoke test's, also sends the link's rows unthrottled, checks one work file instead of 30 and trains XOR for a few steps only (every
-row measured, none of them worth reading).
+the smoke test's, also makes one browser profile on disk and contexts of one browser for the others,
+sends the link's rows unthrottled, checks one work file instead of 30 and trains XOR for a few steps
+only (every row measured, none of them worth reading).
 
 Run: `./dev.sh bench` or `.venv/bin/python tests/benchmarks/run_all.py [--quick] [--repeats N]
 [--only visits pages link reader_session transfer recheck engine]`.
@@ -399,6 +400,7 @@ class Bench:
         self.xor_work = {"steps": 20, "chain_length": 2_000} if smoke else {}  # measure_engine's, else xor.py's
         self.browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
         self.gzipped = None
+        self.profile_started = False  # whether persistent_context() has started a browser on a profile yet
 
     def close(self):
         self.browser.close()
@@ -424,10 +426,15 @@ class Bench:
     @contextlib.contextmanager
     def persistent_context(self, name, service_workers="block"):
         """A browser profile on disk (disk cache, compiled-code cache) as a reader's browser has;
-        empty the first time `name` is used."""
-        context = self.playwright.chromium.launch_persistent_context(
-            self.scratch / name, executable_path=chromium_path(), args=CHROMIUM_ARGS,
-            service_workers=service_workers)
+        empty the first time `name` is used. The smoke run starts one such browser (that way works), then takes
+        fresh contexts of its one browser instead (caches in memory, kept from the cold visit to the warm one)."""
+        if self.smoke and self.profile_started:
+            context = self.browser.new_context(service_workers=service_workers)
+        else:
+            self.profile_started = True
+            context = self.playwright.chromium.launch_persistent_context(
+                self.scratch / name, executable_path=chromium_path(), args=CHROMIUM_ARGS,
+                service_workers=service_workers)
         context.set_default_timeout(PYTHON_TIMEOUT_MS)
         context.add_init_script(FIRST_RESULT_WATCH)
         try:

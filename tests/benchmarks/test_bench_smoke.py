@@ -1,7 +1,8 @@
 """test_bench_smoke.py: proves that `./dev.sh bench` still runs and measures every row, so it cannot rot.
 
-What it is: one run of run_all.run(smoke=True) (one repeat, no engine run inside Pyodide, the link's
-rows unthrottled, a short XOR training: each row as cheaply as it can be measured) on a copy of the
+What it is: one run of run_all.run(smoke=True) (one repeat, no engine run inside Pyodide, one browser
+profile on disk and contexts of one browser for the others, the link's rows unthrottled, a short XOR
+training: each row as cheaply as it can be measured) on a copy of the
 session's shared site build (tests/conftest.py's `built_site`, served on the port it was built for
 while the tests' own server pauses), checking that every row of the table is there with a
 measured number and its unit (and its comparison, where it has one), one verdict per target (yes or

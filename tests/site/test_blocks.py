@@ -92,25 +92,22 @@ def test_keyboard_shortcut_runs_the_block(page, site_url, lesson_path, keys, pag
 
 def test_a_keyboard_reader_who_tabs_past_the_code_keeps_focus_while_the_editor_loads(
         page, site_url, lesson_path, page_errors):
-    editor_requested = []
-
-    def slow_editor(route):  # the editor bundle arrives only after the reader has tabbed on
-        editor_requested.append(route.request.url)
-        page.wait_for_timeout(1500)
-        route.continue_()
-
-    page.route("**/assets/vendor/codemirror/editor.mjs", slow_editor)
+    held = []  # the editor bundle arrives only after the reader has tabbed on
+    page.route("**/assets/vendor/codemirror/editor.mjs", lambda route: held.append(route))
     open_lesson(page, site_url, lesson_path)
     first = block(page, 1)
-    first.locator("pre").first.focus()          # Tab reaches the code: the editor starts loading
+    with page.expect_request("**/assets/vendor/codemirror/editor.mjs"):
+        first.locator("pre").first.focus()      # Tab reaches the code: the editor starts loading
     run = first.get_by_role("button", name="Run")
     for _ in range(4):                           # ... and the reader tabs on to the Run button
         page.keyboard.press("Tab")
         if run.evaluate("button => button === document.activeElement"):
             break
     expect(run).to_be_focused()
+    expect(first.locator(".cm-content")).to_have_count(0)  # still the code view: the editor is on its way
+    assert held, "focusing the code did not load the editor"
+    held[0].continue_()
     expect(first.locator(".cm-content")).to_be_visible()   # the editor has replaced the code view
-    assert editor_requested, "focusing the code did not load the editor"
     expect(run).to_be_focused()
     assert page_errors == []
 

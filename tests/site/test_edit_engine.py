@@ -191,10 +191,15 @@ def test_an_engine_that_never_finishes_importing_is_stopped_and_python_still_wor
 
 
 def test_a_check_stopped_in_an_endless_backward_names_what_it_tried(page, isolated_url, clean_run):
-    # On an isolated page the check's time limit interrupts Python, which says where it was stopped.
+    # On an isolated page the check's time limit interrupts Python, which says where it was stopped. The
+    # page's clock (Playwright's, flowing as the real one) jumps over the 45 s limit once the check counts.
+    page.clock.install()
     editor = open_engine_editor(page, isolated_url)
     type_engine(page, editor, ENDLESS_BACKWARD)
     editor.get_by_role("button", name="Use this engine", exact=True).click()
+    expect(editor.get_by_role("status")).to_contain_text("s so far; the check stops after 45 s.",
+                                                         timeout=PYTHON_TIMEOUT_MS)
+    page.clock.fast_forward("00:46")
     expect(editor.get_by_role("alert")).to_contain_text(
         "The check was stopped while it tried Value(3, [(leaf, 1.5)]).backward() with your engine, after",
         timeout=PYTHON_TIMEOUT_MS)
@@ -363,7 +368,15 @@ def test_an_engine_a_figure_cannot_start_with_is_refused_in_the_page_naming_the_
     expect(page.get_by_role("region", name="Edited engine")).to_be_hidden()
 
 
+def skip_to_slow(page, figure):
+    """Once `figure` has asked Python (busy), move the page's clock (page.clock.install()) past the time a
+    figure waits for an answer before it says what it waits for (SLOW_ANSWER_MS, 4 s), instead of waiting it out."""
+    expect(figure).to_have_attribute("aria-busy", "true")
+    page.clock.fast_forward("00:05")
+
+
 def test_a_figure_waiting_on_an_endless_backward_says_so_and_offers_the_original_engine(page, site_url, clean_run):
+    page.clock.install()  # flows as the real clock; jumps over the 4 s a figure waits before saying so (skip_to_slow)
     editor = open_engine_editor(page, site_url)
     type_engine(page, editor, ENDLESS_AT_FOUR_AND_A_HALF)
     assert apply_engine(editor).startswith("Applied")  # what the check tries never reaches x = 4.5
@@ -375,6 +388,7 @@ def test_a_figure_waiting_on_an_endless_backward_says_so_and_offers_the_original
     expect(position).to_be_enabled(timeout=PYTHON_TIMEOUT_MS)
     expect(figure).to_have_attribute("aria-busy", "false", timeout=PYTHON_TIMEOUT_MS)
     position.fill("4.5")
+    skip_to_slow(page, figure)
     waiting = figure.get_by_role("status").filter(has_text="has not answered yet")
     expect(waiting).to_contain_text("Python has been computing this figure for", timeout=PYTHON_TIMEOUT_MS)
     expect(waiting).to_contain_text("Your edited engine runs now")
@@ -397,6 +411,7 @@ def test_a_figure_waiting_on_an_endless_backward_says_so_and_offers_the_original
 
 
 def test_a_figure_waiting_behind_a_long_block_offers_no_engine_to_restore(page, site_url, clean_run):
+    page.clock.install()
     open_lesson(page, site_url, "derivatives/")
     figure = page.get_by_role("group", name="Secant and tangent", exact=True)
     figure.scroll_into_view_if_needed()
@@ -408,6 +423,7 @@ def test_a_figure_waiting_behind_a_long_block_offers_no_engine_to_restore(page, 
     press(busy, "Run")
     wait_running(busy)
     position.fill("4.5")
+    skip_to_slow(page, figure)
 
     waiting = figure.get_by_role("status").filter(has_text="for Python, which is busy with")
     expect(waiting).to_be_visible(timeout=PYTHON_TIMEOUT_MS)
