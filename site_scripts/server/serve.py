@@ -285,6 +285,8 @@ class LessonServer(http.server.ThreadingHTTPServer):
     """A browser drops downloads all the time (a reload, a closed tab, a page that moved on): that is
     no error to print a traceback for. Any other error in a request is still printed."""
 
+    request_queue_size = 256  # a class's browsers connect at once (30 × 6); the default 5 made some wait or reset
+
     def handle_error(self, request, client_address):
         if not isinstance(sys.exc_info()[1], ConnectionError):
             super().handle_error(request, client_address)

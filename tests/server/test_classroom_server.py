@@ -19,6 +19,7 @@ import http.client
 import json
 import re
 import os
+import signal
 import socket
 import struct
 import subprocess
@@ -236,6 +237,30 @@ def test_the_server_says_where_students_connect_and_what_to_do_if_they_cannot(tm
         process.wait(timeout=10)
     help_text = subprocess.run([sys.executable, str(SERVE), "--help"], capture_output=True, text=True, check=True).stdout
     assert "--port" in help_text and "--host" in help_text and "firewall" in help_text and "hotspot" in help_text
+
+
+def test_a_class_connecting_at_once_is_queued_and_answered(tmp_path):
+    """Thirty students' browsers open six connections each as the class starts: while the server is busy
+    (here: paused), the system holds every connection for it, and it then answers each one."""
+    (tmp_path / "index.html").write_text("<p>Lesson</p>")
+    lines, process = started([sys.executable, str(SERVE), str(tmp_path), "--host", "127.0.0.1", "--port", "0", "--quiet"])
+    port = int("\n".join(lines).split("open http://127.0.0.1:")[1].split("/")[0])
+    connections = []
+    try:
+        os.kill(process.pid, signal.SIGSTOP)
+        try:
+            for _ in range(30 * 6):  # a connection the queue cannot hold is not established: the timeout fails the test
+                connections.append(socket.create_connection(("127.0.0.1", port), timeout=10))
+        finally:
+            os.kill(process.pid, signal.SIGCONT)
+        for connection in connections:
+            connection.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        assert all(connection.makefile("rb").readline().startswith(b"HTTP/1.1 200") for connection in connections)
+    finally:
+        for connection in connections:
+            connection.close()
+        process.terminate()
+        process.wait(timeout=10)
 
 
 def test_a_port_in_use_gets_a_plain_message(tmp_path):
