@@ -3,8 +3,8 @@
 // (real buttons, radios, range inputs and number fields, labelled exactly as the view says) and lets the view
 // draw each state; its subclass decides where a control's request goes. A Figure wraps one
 // `[data-widget]` element that the build filled with a title, a status line and the model's
-// initial state (data-initial), and sends every input to the Python model through
-// runtime.call(), one request at a time, with the latest state. Controls stay disabled until
+// initial state (data-initial), and sends every input (a number field's once read as a number) to the
+// Python model through runtime.call(), one request at a time, with the latest state. Controls stay disabled until
 // Python is ready. The starting state was computed with the lesson's engine; whenever Python
 // becomes ready with another engine than the one the figure shows (the reader's edited engine, or
 // the lesson's again after a restore), the Figure asks the model for its starting state anew.
@@ -16,6 +16,7 @@
 // computed with an edited engine whose gradients differ here from a numerical estimate carries a note, shown.
 // (shown-graph.mjs answers requests from states Python computed in advance.)
 // What it is not: a figure. Each <name>.mjs view creates its controls and draws the state it gets.
+import { readNumber } from "../ui/numbers.mjs";
 import { SLOW_ANSWER_MS, button } from "../ui/ui.mjs";
 
 const STATUS_TEXT = {
@@ -202,13 +203,14 @@ export class FigureFrame {
   }
 
   /** A text field for a number the reader works out, labelled `label` (such as "Gradient of a"), with a
-   *  "Check" button after it. Enter in the field or the button calls `fn` with kwargs(state, text): the
-   *  text exactly as typed, for the model to read (and to explain what is wrong with it). Returns
-   *  set({ text, open, done, invalid, note }) for the view's render: `text` replaces the field's content
-   *  only while the reader has typed nothing since it was last sent or set, so typing is never lost; an
-   *  open field can be edited and checked, a done one is read-only (its number was right), any other is
+   *  "Check" button after it. Enter in the field or the button reads the text with readNumber (numbers.mjs): text
+   *  that is not a number gets its sentence in the messages (`what` names the field in the one for an empty field,
+   *  "the gradient of a") and goes no further; a number calls `fn` with kwargs(state, text, number), the text
+   *  exactly as typed. Returns set({ text, open, done, invalid, note }) for the view's render: `text` replaces the
+   *  field's content only while the reader has typed nothing since it was last checked or set, so typing is never
+   *  lost; an open field can be edited and checked, a done one is read-only (its number was right), any other is
    *  disabled; `invalid` marks its last entry as wrong; `note` is a short text shown after the button. */
-  numberField(label, fn, kwargs, parent = this.controls) {
+  numberField(label, what, fn, kwargs, parent = this.controls) {
     const id = `figure-control-${nextControlId++}`;
     const row = Object.assign(document.createElement("div"), { className: "figure__number" });
     const caption = Object.assign(document.createElement("label"), { htmlFor: id, textContent: label });
@@ -219,12 +221,17 @@ export class FigureFrame {
     check.setAttribute("aria-label", `Check: ${label}`);
     const mark = Object.assign(document.createElement("span"), { className: "figure__number-mark" });
     const note = Object.assign(document.createElement("span"), { className: "figure__number-note" });
-    let last = ""; // the text last sent to Python or set from a state
+    let last = ""; // the text last checked or set from a state
     const submit = () => {
       if (input.disabled || input.readOnly) return;
-      last = input.value;
-      const text = input.value;
-      this.request(fn, (state) => kwargs(state, text), `number-${id}`);
+      const text = (last = input.value);
+      const read = readNumber(text, what);
+      if (!read.ok) {
+        input.setAttribute("aria-invalid", "true");
+        this.messages([read.message], true);
+        return;
+      }
+      this.request(fn, (state) => kwargs(state, text, read.value), `number-${id}`);
     };
     input.addEventListener("keydown", (event) => {
       if (event.key === "Enter" && !event.isComposing) { event.preventDefault(); submit(); }

@@ -6,7 +6,7 @@
 // what a figure shows, and nothing here talks to Python (see figure.mjs).
 
 import { BOX, LABEL, graphLayout, labelLines, nodeHeading } from "../../../vendor/dagre/graph-layout.mjs";
-import { tenToThe } from "../predictions/judge.mjs";
+import { tenToThe } from "../ui/numbers.mjs";
 
 export { nodeHeading };
 

@@ -18,7 +18,8 @@
 import { button } from "../ui/ui.mjs";
 import { runtime } from "../runtime/runtime.mjs";
 import { savePrediction, savedPrediction } from "../storage/saved-predictions.mjs";
-import { judgeChoice, judgeNumber, readNumber } from "./judge.mjs";
+import { readNumber } from "../ui/numbers.mjs";
+import { judgeChoice, judgeNumber } from "./judge.mjs";
 
 /** Make the predictions of `page` (a LessonPage whose blocks are mounted) answerable, once. */
 export function mountPredictions(page) {

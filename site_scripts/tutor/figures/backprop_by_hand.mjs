@@ -4,7 +4,7 @@
 // checked), "Start again", and the graph drawn as the reader has filled it; once every box is right, the
 // same graph as the engine's backward() filled it, below. The fields follow the boxes of the state drawn (another
 // engine's graph may have more). What it is not: a check: whether an entry is right, and why not, comes
-// from the model's state.
+// from the model's state (text that is not a number never reaches it: figure.mjs's numberField says why).
 import { graphDrawing, nodeHeading, panels } from "../../browser/figures/svg.mjs";
 
 function captioned(graph, text) {
@@ -43,7 +43,8 @@ export function mountView(figure) {
       form.list.replaceChildren();
       form.fields = {};
       for (const row of rows) {
-        form.fields[row.key] = figure.numberField(row.label, "check_entry", (state, text) => ({ state, box: row.key, text }), form.list);
+        form.fields[row.key] = figure.numberField(row.label, `the gradient of ${row.key}`, "check_entry",
+          (state, text, number) => ({ state, box: row.key, text, number }), form.list);
         withHint(form.list.lastElementChild, row.hint);
       }
       form.boxes = boxes;

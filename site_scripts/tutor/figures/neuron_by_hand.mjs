@@ -3,7 +3,7 @@
 // in which each number the reader has got right appears where it belongs and the open one shows "?";
 // under it one number field per quantity, in the order they are filled, "Start again", and once all are
 // right the engine's number beside each field. What it is not: a check or a computation: every number
-// and sentence comes from the model's state.
+// and sentence comes from the model's state (why a text is not a number: figure.mjs's numberField).
 import { drawing, svgElement } from "../../browser/figures/svg.mjs";
 
 const UNKNOWN = "?";
@@ -46,7 +46,8 @@ export function mountView(figure) {
   const list = Object.assign(document.createElement("div"), { className: "figure__numbers" });
   figure.controls.append(list);
   const fields = Object.fromEntries(figure.state.form.map((row) => [row.key,
-    figure.numberField(row.label, "check_entry", (state, text) => ({ state, box: row.key, text }), list)]));
+    figure.numberField(row.label, row.label[0].toLowerCase() + row.label.slice(1), "check_entry",
+      (state, text, number) => ({ state, box: row.key, text, number }), list)]));
   figure.button("Start again", "start_again");
   return (state) => {
     for (const row of state.form) {
