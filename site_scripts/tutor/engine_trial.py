@@ -77,7 +77,7 @@ def open_box(state):
 # A value for each parameter without a default of a figure's controls, by name, as the page may send
 # it; a function is given the figure's current state. Small on purpose: one step tries what a hundred would.
 CONTROL_ARGUMENTS = {"parameters": 40, "learning_rate": 0.1, "count": 1, "loss_kind": "absolute", "w": 0.5,
-                     "b": 0.5, "x": 1.5, "h_index": 1, "seed": 3, "hidden": 3, "choice": "paths", "text": "1",
+                     "b": 0.5, "x": 1.5, "h_index": 1, "seed": 3, "hidden": 3, "choice": "paths", "text": "1", "number": 1,
                      "box": open_box}
 
 

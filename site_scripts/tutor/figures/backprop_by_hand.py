@@ -8,8 +8,8 @@ gradient the chain rule gives from the engine's edges (graph_trace.chain_rule: e
 result's gradient times the local derivative stored on its edge, and the uses add up); a wrong one is
 compared with the usual slips, computed from the same edges (one path of several, the local derivative
 left out or taken from the other operand, the sign, the value instead of its gradient) and the sentence
-names the rule that was missed. Bad input (text, an empty field, 1e309, "2,5") gets a sentence and
-changes nothing. Once every box is right, the engine's own backward() fills a copy of the graph and the
+names the rule that was missed. Text that is not a number never comes here: the page says why (figure.mjs's
+numberField). Once every box is right, the engine's own backward() fills a copy of the graph and the
 state says whether it agrees box by box (an edited engine may not). Every state says how many boxes of both
 graphs are right (`progress`), which the page keeps for the reader's work file.
 What it is not: the view (backprop_by_hand.mjs draws the graphs with svg.mjs and the fields with the
@@ -18,7 +18,7 @@ frame's number fields), or a second engine: expected gradients come from the eng
 from itertools import combinations
 
 from . import backprop_graph, paths_add_up
-from .by_hand import checked_texts, entry, open_row, rows
+from .by_hand import checked_entries, entry, kept, open_row, rows
 from .display import exact_text, number_text, state_field
 from .graph_trace import EDGE_DIGITS, chain_rule, completion_order, description, trace, values_in_order
 
@@ -191,10 +191,10 @@ def comparison(graph, engine_gradients):
             f"box{'es' if len(differing) > 1 else ''}: {'; '.join(differing)}. The engine in use does not follow the chain rule there.")
 
 
-def new_state(choice, texts, messages, warning=False):
-    """Everything the view draws, for the graph `choice` and the texts typed into every field of both graphs."""
+def new_state(choice, entries, messages, warning=False):
+    """Everything the view draws, for the graph `choice` and the entries of every field of both graphs."""
     graphs = {name: Graph(name) for name in GRAPHS}
-    forms = {name: rows(graph.boxes, texts[name], agrees) for name, graph in graphs.items()}
+    forms = {name: rows(graph.boxes, entries[name], agrees) for name, graph in graphs.items()}
     graph, form = graphs[choice], forms[choice]
     current = open_row(form)
     engine_graph = None
@@ -209,7 +209,7 @@ def new_state(choice, texts, messages, warning=False):
     return {
         "choice": choice,
         "choices": [[name, label] for name, (label, _) in GRAPHS.items()],
-        "texts": {name: {row["key"]: row["text"] for row in forms[name] if row["text"]} for name in GRAPHS},
+        "entries": {name: kept(forms[name], entries[name]) for name in GRAPHS},
         "forms": {name: [{**{key: row[key] for key in ("key", "label", "text", "right", "open", "invalid")}, "hint": box["hint"]}
                          for row, box in zip(form, graphs[name].boxes)] for name, form in forms.items()},
         "graph": picture,
@@ -225,17 +225,17 @@ def new_state(choice, texts, messages, warning=False):
     }
 
 
-def empty_texts():
+def empty_entries():
     return {name: {} for name in GRAPHS}
 
 
 def unpacked(state):
-    """(choice, texts) of a state this figure returned, checked."""
+    """(choice, entries) of a state this figure returned, checked."""
     choice = checked_choice(state_field(state, "choice"))
-    texts = state_field(state, "texts")
-    if not isinstance(texts, dict) or set(texts) != set(GRAPHS):
-        raise ValueError(f"state['texts'] must hold the texts of the graphs {', '.join(GRAPHS)}")
-    return choice, {name: checked_texts(texts[name], [box["key"] for box in Graph(name).boxes]) for name in GRAPHS}
+    entries = state_field(state, "entries")
+    if not isinstance(entries, dict) or set(entries) != set(GRAPHS):
+        raise ValueError(f"state['entries'] must hold the entries of the graphs {', '.join(GRAPHS)}")
+    return choice, {name: checked_entries(entries[name], [box["key"] for box in Graph(name).boxes]) for name in GRAPHS}
 
 
 def checked_choice(choice):
@@ -250,35 +250,32 @@ def opening(choice):
 
 
 def initial():
-    return new_state(DEFAULT_GRAPH, empty_texts(), [opening(DEFAULT_GRAPH)])
+    return new_state(DEFAULT_GRAPH, empty_entries(), [opening(DEFAULT_GRAPH)])
 
 
 def choose_graph(state, choice):
-    _, texts = unpacked(state)
+    _, entries = unpacked(state)
     choice = checked_choice(choice)
-    return new_state(choice, texts, [opening(choice)] if not texts[choice] else [])
+    return new_state(choice, entries, [opening(choice)] if not entries[choice] else [])
 
 
 def start_again(state):
     """The chosen graph with every field empty again (the other graph keeps its entries)."""
-    choice, texts = unpacked(state)
-    texts[choice] = {}
-    return new_state(choice, texts, [opening(choice)])
+    choice, entries = unpacked(state)
+    entries[choice] = {}
+    return new_state(choice, entries, [opening(choice)])
 
 
-def check_entry(state, box, text):
-    """Check `text`, typed into the field of `box` (a symbol such as "e"): the next state, whose messages
-    say whether it is right, which rule a wrong number missed, or what is wrong with the text."""
-    choice, texts = unpacked(state)
+def check_entry(state, box, text, number):
+    """Check `number`, typed as `text` into the field of `box` (a symbol such as "e"): the next state, whose
+    messages say whether it is right, or which rule a wrong number missed."""
+    choice, entries = unpacked(state)
     graph = Graph(choice)
-    form = rows(graph.boxes, texts[choice], agrees)
+    form = rows(graph.boxes, entries[choice], agrees)
     if not isinstance(box, str):
         raise ValueError(f"box must name a box of the graph, not {box!r}")
-    number, problem = entry(form, box, text, f"the gradient of {box}")
-    texts[choice][box] = text
-    if problem is not None:
-        return new_state(choice, texts, [problem], warning=True)
-    value = graph.by_key[box]
+    entries[choice][box] = entry(form, box, text, number)
+    value, number = graph.by_key[box], entries[choice][box]["number"]
     if agrees(number, graph.gradients[value]):
-        return new_state(choice, texts, [right_sentence(graph, value)])
-    return new_state(choice, texts, [slip(graph, value, number)], warning=True)
+        return new_state(choice, entries, [right_sentence(graph, value)])
+    return new_state(choice, entries, [slip(graph, value, number)], warning=True)

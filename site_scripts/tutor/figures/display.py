@@ -1,17 +1,13 @@
 """Shared helpers of the figure models: how numbers are written, input checks, sampled curves.
 
 What it is: the one place that turns floats into the text a figure shows (so every figure
-writes 10.001, −12 and 1.5 × 10³⁷ the same way), checks the numbers a figure receives, and reads
-the numbers a reader types into a figure's field (typed_number), with a plain sentence for text
-that is not one. The checked predictions read their answers in the page, without Python
-(browser/predictions/judge.mjs readNumber): the same rules and the same sentences, word for word,
-which tests/article/test_predictions.py checks on a table of entries.
-What it is not: drawing. Curves are returned as lists of [x, y] pairs for the views to plot.
+writes 10.001, −12 and 1.5 × 10³⁷ the same way) and checks the numbers a figure receives.
+What it is not: a reader of typed text (the page reads what a reader types: browser/ui/numbers.mjs,
+readNumber, and sends the number) nor drawing: curves are lists of [x, y] pairs for the views to plot.
 """
 import contextlib
 import gc
 import math
-import re
 
 MINUS = "\u2212"
 SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
@@ -49,39 +45,6 @@ def checked_number(name, value, low=None, high=None):
     if (low is not None and value < low) or (high is not None and value > high):
         raise ValueError(f"{name} must lie between {number_text(low)} and {number_text(high)}, not {number_text(value)}")
     return value
-
-
-TYPED_LENGTH = 40  # characters: longer text in a number field is refused before Python reads it
-MINUS_SIGNS = re.compile("[\u2212\u2012\u2013\u2014\ufe63\uff0d]")  # −, dashes: what a reader copies from the page
-NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)  # 0-9, as JavaScript's \d
-DECIMAL_COMMA = re.compile(r"[+-]?\d*,\d+", re.ASCII)
-FRACTION = re.compile(r"([+-]?\d+(?:\.\d*)?)/(\d+(?:\.\d*)?)", re.ASCII)
-
-
-def typed_number(text, what):
-    """(the number, None) for the text a reader typed into the field of `what` ("the gradient of e"),
-    or (None, one sentence saying what is wrong with the text). Never raises for text: a field may
-    hold anything. Accepts the minus sign figures write (−6) as well as the keyboard's (-6); digits only
-    (no "inf", "nan" or 1_000), as judge.mjs's readNumber."""
-    if not isinstance(text, str):
-        raise ValueError(f"the entry must be the text of the field, not {text!r}")
-    shown = text.strip()
-    if not shown:
-        return None, f"Type a number for {what} first."
-    if len(shown) > TYPED_LENGTH:
-        return None, f"That is too long for a number ({len(shown)} characters): type a few digits, such as −6 or 0.25."
-    plain = MINUS_SIGNS.sub("-", shown)
-    if DECIMAL_COMMA.fullmatch(plain):
-        return None, f"Write the decimal point as a point: {plain.replace(',', '.').replace('-', MINUS)} rather than {shown}."
-    if (fraction := FRACTION.fullmatch(plain)) and float(fraction[2]):
-        return None, f"Type {shown} as a decimal, {number_text(float(fraction[1]) / float(fraction[2]))}."
-    if not NUMBER.fullmatch(plain):
-        return None, f"“{shown}” is not a number. Type digits, such as −6 or 0.5."
-    value = float(plain)
-    if not math.isfinite(value):
-        return None, (f"“{shown}” is infinite for a float (the largest is about 1.8 × 10³⁰⁸); "
-                      "no number here is anywhere near that big.")
-    return value, None
 
 
 def sample_curve(function, low, high, count=161):

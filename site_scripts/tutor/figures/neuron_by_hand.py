@@ -14,7 +14,8 @@ what they typed is that number rounded). Rounding is allowed once, at the entry:
 t = 0.598 (so 0.60, 0.598, not 0.59), 1 − t² = 0.6424 and a gradient of w₂ of 1.9273, all right. A wrong
 entry is compared with the usual slips (the bias or a product left out, tanh forgotten, t² or 1 − t instead
 of 1 − t², the weight instead of the input, the other input, a lost sign, tanh's factor left out), computed
-from the exact numbers and from the reader's own; bad input gets a sentence. The exact numbers come from the
+from the exact numbers and from the reader's own (text that is not a number stays in the page: figure.mjs's
+numberField). The exact numbers come from the
 engine's graph: its data, the local derivative it stored on tanh's edge, and the chain rule over its edges;
 once every field is right, the engine's own backward() gives the column shown beside the reader's, and the
 last message names each field where the reader's carried rounding left their number more than rounding
@@ -26,8 +27,8 @@ import math
 
 from tinygrad import Value
 
-from .by_hand import checked_texts, entry, open_row, rows
-from .display import exact_text, number_text, state_field, typed_number
+from .by_hand import checked_entries, entry, kept, open_row, rows
+from .display import exact_text, number_text, state_field
 from .graph_trace import chain_rule
 
 TITLE = "A neuron by hand"
@@ -65,14 +66,9 @@ def within(number, ranges):
     return any(low <= number <= high for low, high in ranges)
 
 
-def own_numbers(texts):
-    """{field: number} of the reader's entries that are numbers."""
-    numbers = {}
-    for key, text in texts.items():
-        number, problem = typed_number(text, key)
-        if problem is None:
-            numbers[key] = number
-    return numbers
+def own_numbers(entries):
+    """{field: number} of the reader's entries."""
+    return {key: entry["number"] for key, entry in entries.items()}
 
 
 def sources(key, expected, mine):
@@ -133,11 +129,11 @@ def decimals(number_typed):
     return len(text.partition(".")[2]) if "e" not in text.lower() else 0
 
 
-def closeness(key, text, mine):
+def closeness(key, text, number, mine):
     """The sentence for an entry near a right one that rounding cannot explain. True for any entry: it only
     says where to work from (the reader's own number before it), and asks for two decimals only of an
     entry that has fewer."""
-    typed = number_text(typed_number(text, key)[0])
+    typed = number_text(number)
     if key in FROM and FROM[key][0] in mine:
         source = FROM[key][0]
         again = f"Work it out again from your {NAMES[source]} = {number_text(mine[source])}"
@@ -206,7 +202,7 @@ def slip(key, text, number, expected, mine):
             if agrees(number, value):
                 return sentence
     if distance(number, accepted_ranges(key, expected, mine)) <= CLOSE:
-        return closeness(key, text, mine)
+        return closeness(key, text, number, mine)
     return f"Not {exact_text(number)}. {rule(key, expected, mine)}"
 
 
@@ -233,9 +229,9 @@ def right_message(key, number, expected, mine):
             "gives: rounding carried on.")
 
 
-def boxes_of(expected, texts):
+def boxes_of(expected, entries):
     """The form's boxes for by_hand.rows: each with the ranges of numbers it takes as right."""
-    mine = own_numbers(texts)
+    mine = own_numbers(entries)
     return [{"key": key, "label": label, "expected": accepted_ranges(key, expected, mine)} for key, label in FIELDS]
 
 
@@ -254,23 +250,23 @@ def finished_message(numbers, expected, mine):
             f"to more than {number_text(ROUNDING)}.")
 
 
-def new_state(texts, messages, warning=False):
+def new_state(entries, messages, warning=False):
     expected = expected_numbers(build())
-    form = rows(boxes_of(expected, texts), texts, within)
+    form = rows(boxes_of(expected, entries), entries, within)
     current = open_row(form)
     engine = None
     if current is None:
         numbers = engine_column()
         engine = {key: number_text(number) for key, number in numbers.items()}
         if not warning:
-            messages = messages + [finished_message(numbers, expected, own_numbers(texts))]
+            messages = messages + [finished_message(numbers, expected, own_numbers(entries))]
     elif not warning:
         messages = messages + [f"Next: {current['label']}."]
     right = sum(row["right"] for row in form)
     return {
         "inputs": [["x₁", number_text(X1)], ["x₂", number_text(X2)], ["w₁", number_text(W1)], ["w₂", number_text(W2)],
                    ["b", number_text(B)]],
-        "texts": {row["key"]: row["text"] for row in form if row["text"]},
+        "entries": kept(form, entries),
         "form": [{key: row[key] for key in ("key", "label", "text", "right", "open", "invalid")} for row in form],
         "shown": {row["key"]: number_text(expected[row["key"]]) if row["right"] else None for row in form},
         "open": None if current is None else current["key"],
@@ -295,7 +291,7 @@ def initial():
 
 
 def unpacked(state):
-    return checked_texts(state_field(state, "texts"), [key for key, _ in FIELDS])
+    return checked_entries(state_field(state, "entries"), [key for key, _ in FIELDS])
 
 
 def start_again(state):
@@ -303,19 +299,16 @@ def start_again(state):
     return new_state({}, [OPENING])
 
 
-def check_entry(state, box, text):
-    """Check `text`, typed into the field `box` ("n", "t", "local", "w1", "w2" or "b")."""
-    texts = unpacked(state)
+def check_entry(state, box, text, number):
+    """Check `number`, typed as `text` into the field `box` ("n", "t", "local", "w1", "w2" or "b")."""
+    entries = unpacked(state)
     expected = expected_numbers(build())
     if not isinstance(box, str):
         raise ValueError(f"box must name a field of this figure, not {box!r}")
-    label = dict(FIELDS).get(box, box)
-    form = rows(boxes_of(expected, texts), texts, within)
-    number, problem = entry(form, box, text, label[0].lower() + label[1:])
-    texts[box] = text
-    if problem is not None:
-        return new_state(texts, [problem], warning=True)
-    mine = own_numbers({key: texts[key] for key, _ in FIELDS[:[key for key, _ in FIELDS].index(box)]})
+    form = rows(boxes_of(expected, entries), entries, within)
+    entries[box] = entry(form, box, text, number)
+    number = entries[box]["number"]
+    mine = own_numbers({key: entries[key] for key, _ in FIELDS[:[key for key, _ in FIELDS].index(box)]})
     if within(number, accepted_ranges(box, expected, mine)):
-        return new_state(texts, [right_message(box, number, expected, mine)])
-    return new_state(texts, [slip(box, text, number, expected, mine)], warning=True)
+        return new_state(entries, [right_message(box, number, expected, mine)])
+    return new_state(entries, [slip(box, text, number, expected, mine)], warning=True)

@@ -1,14 +1,16 @@
 """Tests of the two figures in which the reader does the arithmetic (issue #28): "Backpropagate by hand"
-and "A neuron by hand", under CPython, and of how a figure reads what a reader types (display.typed_number).
+and "A neuron by hand", under CPython.
 
 What it is: every expected number is computed here with the engine (backward() on the same graph, the
 neuron's data and grads), and every feedback branch of both models is reached with an entry computed
 from the engine's numbers for that slip (one path of three, the local derivative left out, the other
-operand's derivative, the sign, t² instead of 1 − t², ...). Bad input gets a sentence and keeps every
-entry; a reader who rounds and carries their own numbers on through the neuron (n = 0.69 to the end) is
-right at every field, and "close" says only what is true of the entry; a state goes through JSON as the
-page sends it; the view calls only what PAGE_CALLS names.
-What it is not: a test of the pages (tests/site/test_by_hand.py drives them in Chromium).
+operand's derivative, the sign, t² instead of 1 − t², ...). An entry is sent as the page sends it, its text
+and the number the page read from it; a wrong one keeps every entry before it and is shown back as typed; a
+reader who rounds and carries their own numbers on through the neuron (n = 0.69 to the end) is right at every
+field, and "close" says only what is true of the entry; a state goes through JSON as the page sends it; the
+view calls only what PAGE_CALLS names.
+What it is not: a test of the pages (tests/site/test_by_hand.py drives them in Chromium) or of reading typed
+text (the page's readNumber, tests/article/test_predictions.py).
 """
 import json
 import math
@@ -19,7 +21,7 @@ import pytest
 from tinygrad import Value
 
 from tutor.figures import backprop_by_hand, backprop_graph, neuron_by_hand
-from tutor.figures.display import number_text, typed_number
+from tutor.figures.display import number_text
 
 VIEWS = Path(backprop_by_hand.__file__).parent
 
@@ -28,41 +30,16 @@ def round_trip(state):
     return json.loads(json.dumps(state, allow_nan=False))
 
 
+def check(model, state, box, text):
+    """model.check_entry as the page calls it: with the state through JSON, the text as typed and the number
+    the page read from it (these texts are plain decimals, with either minus sign)."""
+    return model.check_entry(round_trip(state), box, text, float(text.replace("−", "-")))
+
+
 def engine_gradients(build):
     root, names = build()
     root.backward()
     return {symbol: value.grad for value, (symbol, _) in names.items()}
-
-
-# ---- What a reader types ----------------------------------------------------------------------------
-
-@pytest.mark.parametrize("text, number", [("-6", -6), ("−6", -6), (" 12 ", 12), ("+3", 3), (".5", 0.5), ("1e3", 1000)])
-def test_typed_numbers_are_read_with_either_minus_sign(text, number):
-    assert typed_number(text, "the gradient of e") == (number, None)
-
-
-@pytest.mark.parametrize("text, sentence", [
-    ("", "Type a number for the gradient of e first."),
-    ("   ", "Type a number for the gradient of e first."),
-    ("abc", "“abc” is not a number. Type digits, such as −6 or 0.5."),
-    ("nan", "“nan” is not a number."),
-    ("1 2", "“1 2” is not a number."),
-    ("1e309", "“1e309” is infinite for a float"),
-    ("-inf", "“-inf” is not a number."),
-    ("1_000", "“1_000” is not a number."),
-    ("2,5", "Write the decimal point as a point: 2.5 rather than 2,5."),
-    ("−0,25", "Write the decimal point as a point: −0.25 rather than −0,25."),
-    ("1/4", "Type 1/4 as a decimal, 0.25."),
-    ("9" * 41, "That is too long for a number (41 characters)"),
-])
-def test_bad_input_gets_a_sentence_and_no_exception(text, sentence):
-    number, problem = typed_number(text, "the gradient of e")
-    assert number is None and problem.startswith(sentence)
-
-
-def test_an_entry_that_is_not_text_is_refused():
-    with pytest.raises(ValueError, match="text of the field"):
-        typed_number(3, "the gradient of e")
 
 
 # ---- Backpropagate by hand -------------------------------------------------------------------------
@@ -70,7 +47,7 @@ def test_an_entry_that_is_not_text_is_refused():
 def fill(state, entries, model=backprop_by_hand):
     """Check each (box, text) in turn, the way the page sends them; the last state."""
     for box, text in entries:
-        state = model.check_entry(round_trip(state), box, text)
+        state = check(model, state, box, text)
     return state
 
 
@@ -82,7 +59,7 @@ def right_up_to(symbol, choice="loss"):
     for box in backprop_by_hand.Graph(choice).boxes:
         if box["key"] == symbol:
             return state
-        state = backprop_by_hand.check_entry(round_trip(state), box["key"], number_text(gradients[box["key"]]))
+        state = check(backprop_by_hand, state, box["key"], number_text(gradients[box["key"]]))
     return state
 
 
@@ -148,7 +125,7 @@ def test_a_wrong_entry_is_quoted_as_typed_not_rounded():
     state = fill(right_up_to("e"), [("e", "-6.0000001")])
     assert state["warning"] and state["messages"][0].startswith("Not −6.0000001.")
     assert fill(right_up_to("x"), [("x", "5")])["messages"][0].startswith("Not 5.")
-    assert neuron_by_hand.check_entry(neuron_by_hand.initial(), "n", "5.0000001")["messages"][0].startswith("Not 5.0000001.")
+    assert check(neuron_by_hand, neuron_by_hand.initial(), "n", "5.0000001")["messages"][0].startswith("Not 5.0000001.")
 
 
 def test_each_field_repeats_the_numbers_on_its_boxs_edges():
@@ -181,30 +158,45 @@ def test_in_a_times_a_plus_a_every_partial_sum_of_the_three_paths_is_named():
     assert slip_message("a", 2, "paths").startswith("Not 2. Each edge into a hands back")
 
 
-def test_bad_input_changes_nothing_already_entered():
+def test_a_wrong_entry_keeps_what_was_entered_and_is_shown_back_as_typed():
     state = right_up_to("ŷ")
-    before = state["texts"]["loss"]
-    for text in ["", "abc", "1e309", "2,5"]:
+    before = state["entries"]["loss"]
+    for text in ["2.50", "−3", "1e2"]:
         state = fill(state, [("ŷ", text)])
-        assert state["warning"] and "Traceback" not in state["messages"][0]
-        assert {key: state["texts"]["loss"][key] for key in before} == before
-        assert state["texts"]["loss"].get("ŷ", "") == text
+        assert state["warning"] and {key: state["entries"]["loss"][key] for key in before} == before
+        assert state["entries"]["loss"]["ŷ"] == {"text": text, "number": float(text.replace("−", "-"))}
+        assert state["forms"]["loss"][2]["text"] == text and state["forms"]["loss"][2]["invalid"]
         assert state["right_text"] == "2 of 8"
-    assert state["forms"]["loss"][2]["text"] == "2,5" and state["forms"]["loss"][2]["invalid"]
 
 
-def test_only_the_open_box_can_be_checked_and_locked_texts_are_dropped():
+def test_the_model_takes_numbers_only_the_page_reads_text():
+    """Text that is not a number gets its sentence in the page (readNumber) and never reaches the model: an
+    entry without a finite number, or without its text, is a programming error."""
+    for model, box in ((backprop_by_hand, "L"), (neuron_by_hand, "n")):
+        state = model.initial()
+        for number in (None, "1", True, float("inf"), float("nan")):
+            with pytest.raises(ValueError, match="the entry's number must be a (finite )?number"):
+                model.check_entry(state, box, "1", number)
+        with pytest.raises(ValueError, match="the entry's text must be the text of the field"):
+            model.check_entry(state, box, 1, 1)
+        forged = round_trip(state)
+        forged["entries"] = {"loss": {"L": "1"}, "paths": {}} if model is backprop_by_hand else {"n": "1"}
+        with pytest.raises(ValueError, match="must map each field to the text typed into it and its number"):
+            model.check_entry(forged, box, "1", 1)
+
+
+def test_only_the_open_box_can_be_checked_and_locked_entries_are_dropped():
     state = backprop_by_hand.initial()
     with pytest.raises(ValueError, match="not the open one: fill in Gradient of L first"):
-        backprop_by_hand.check_entry(state, "e", "-6")
+        backprop_by_hand.check_entry(state, "e", "-6", -6)
     with pytest.raises(ValueError, match="no field 'z'"):
-        backprop_by_hand.check_entry(state, "z", "1")
+        backprop_by_hand.check_entry(state, "z", "1", 1)
     forged = round_trip(state)
-    forged["texts"]["loss"] = {"L": "5", "e": "-6"}  # e is locked while L is wrong
-    assert backprop_by_hand.check_entry(forged, "L", "5")["texts"]["loss"] == {"L": "5"}
-    forged["texts"]["loss"] = {"nonsense": "1"}
+    forged["entries"]["loss"] = {"L": {"text": "5", "number": 5}, "e": {"text": "-6", "number": -6}}  # e is locked while L is wrong
+    assert backprop_by_hand.check_entry(forged, "L", "5", 5)["entries"]["loss"] == {"L": {"text": "5", "number": 5}}
+    forged["entries"]["loss"] = {"nonsense": {"text": "1", "number": 1}}
     with pytest.raises(ValueError, match="does not have: nonsense"):
-        backprop_by_hand.check_entry(forged, "L", "1")
+        backprop_by_hand.check_entry(forged, "L", "1", 1)
     with pytest.raises(ValueError, match="graph must be one of"):
         backprop_by_hand.choose_graph(state, "other")
 
@@ -216,7 +208,7 @@ def test_switching_graphs_and_starting_again_keep_the_other_graphs_entries():
     state = backprop_by_hand.choose_graph(round_trip(state), "loss")
     assert state["right_text"] == "4 of 8" and state["messages"] == ["Next: the gradient of w·x."]
     state = backprop_by_hand.start_again(round_trip(state))
-    assert state["texts"] == {"loss": {}, "paths": {"q": "1"}} and state["right_text"] == "0 of 8"
+    assert state["entries"] == {"loss": {}, "paths": {"q": {"text": "1", "number": 1}}} and state["right_text"] == "0 of 8"
 
 
 def test_an_engine_whose_backward_differs_is_named_box_by_box():
@@ -259,12 +251,12 @@ def neuron_up_to(key):
     for row in neuron_by_hand.FIELDS:
         if row[0] == key:
             return state
-        state = neuron_by_hand.check_entry(round_trip(state), row[0], number_text(numbers[row[0]]))
+        state = check(neuron_by_hand, state, row[0], number_text(numbers[row[0]]))
     return state
 
 
 def neuron_slip(key, number):
-    state = neuron_by_hand.check_entry(round_trip(neuron_up_to(key)), key, number_text(number))
+    state = check(neuron_by_hand, neuron_up_to(key), key, number_text(number))
     assert state["warning"]
     return state["messages"][0]
 
@@ -301,7 +293,7 @@ def test_every_slip_of_the_neuron_is_named():
 
 def test_two_decimals_are_right_and_the_engine_column_comes_at_the_end():
     numbers = engine_neuron()
-    state = neuron_by_hand.check_entry(neuron_by_hand.initial(), "n", "0.69")  # ln 2 to two decimals
+    state = check(neuron_by_hand, neuron_by_hand.initial(), "n", "0.69")  # ln 2 to two decimals
     assert state["messages"][0].startswith("Right: n = (−1)·2 + 1·3 + (−0.306853) = 0.693147")
     assert state["engine"] is None and state["open"] == "t"
     state = neuron_up_to(None)
@@ -342,11 +334,11 @@ def test_a_reader_who_carries_n_0_69_to_the_end_is_right_at_every_field():
     entries[4] = ("w2", carried_w2)
     state = neuron_by_hand.initial()
     for box, text in entries:
-        state = neuron_by_hand.check_entry(round_trip(state), box, text)
+        state = check(neuron_by_hand, state, box, text)
         assert not state["warning"] and state["messages"][0].startswith("Right"), (box, text, state["messages"])
     assert state["finished"] and state["right_text"] == "6 of 6"
     state = fill(neuron_by_hand.initial(), entries[:4], neuron_by_hand)
-    said = neuron_by_hand.check_entry(round_trip(state), "w2", carried_w2)["messages"][0]
+    said = check(neuron_by_hand, state, "w2", carried_w2)["messages"][0]
     assert said == ("Right: (1 − t²) · x₂ = 0.64 · 3 = 1.92. Your 1.9273 is what your own 1 − t² = 0.6424 gives: "
                     "rounding carried on.")
 
@@ -355,17 +347,17 @@ def test_rounding_is_allowed_once_not_on_top_of_the_rounding_before():
     """n = 0.69 gives t = tanh(0.69) = 0.598, which is 0.60 to two decimals: 0.59 is not what the reader's own
     n gives (it was taken once as right by rounding n = 0.69 to anything from 0.685 and then again t)."""
     assert f"{tanh_of(0.69):.3f}" == "0.598" and abs(0.59 - tanh_of(0.69)) > neuron_by_hand.ROUNDING
-    state = neuron_by_hand.check_entry(neuron_by_hand.initial(), "n", "0.69")
-    said = neuron_by_hand.check_entry(round_trip(state), "t", "0.59")
+    state = check(neuron_by_hand, neuron_by_hand.initial(), "n", "0.69")
+    said = check(neuron_by_hand, state, "t", "0.59")
     assert said["warning"] and said["open"] == "t"
     assert said["messages"][0] == "Close, but 0.59 is off by more than rounding explains. Work it out again from your n = 0.69."
     for text in ("0.60", "0.598", "0.5980", "0.6"):
-        assert not neuron_by_hand.check_entry(round_trip(state), "t", text)["warning"], text
+        assert not check(neuron_by_hand, state, "t", text)["warning"], text
     # 1 − t² from the reader's t = 0.60 is 0.64, from their calculator's 0.598 it is 0.6424: both are right,
     # 0.6424 + 0.0075 (two roundings stacked) is not.
-    state = neuron_by_hand.check_entry(round_trip(state), "t", "0.60")
+    state = check(neuron_by_hand, state, "t", "0.60")
     for text, right in (("0.64", True), ("0.6424", True), ("0.645", True), ("0.6499", False)):
-        assert neuron_by_hand.check_entry(round_trip(state), "local", text)["warning"] is not right, text
+        assert check(neuron_by_hand, state, "local", text)["warning"] is not right, text
 
 
 def test_the_last_message_names_where_the_readers_numbers_differ_from_the_engines():
@@ -389,7 +381,7 @@ def test_every_honest_rounding_carried_on_is_right(n_text, from_typed):
     for decimals in [(2,) * 5, (3,) * 5, (4,) * 5, (6,) * 5, (2, 4, 2, 4, 2), (4, 2, 4, 2, 4), (2, 2, 4, 4, 6)]:
         state = neuron_by_hand.initial()
         for box, text in carried_entries(n_text, decimals, from_typed):
-            state = neuron_by_hand.check_entry(round_trip(state), box, text)
+            state = check(neuron_by_hand, state, box, text)
             assert not state["warning"], (n_text, decimals, box, text, state["messages"])
         assert state["finished"]
 
@@ -400,23 +392,24 @@ def test_close_says_only_what_is_true_of_the_entry():
     state = fill(neuron_by_hand.initial(), carried_entries("0.69", [4] * 5, from_typed=True)[:4], neuron_by_hand)
     exact = engine_neuron()
     near = f"{exact['w2'] + 0.03:.4f}"
-    said = neuron_by_hand.check_entry(round_trip(state), "w2", near)["messages"][0]
+    said = check(neuron_by_hand, state, "w2", near)["messages"][0]
     assert said == (f"Close, but {near.rstrip('0')} is off by more than rounding explains. Work it out again from your "
                     "1 − t² = 0.6424.")
-    said = neuron_by_hand.check_entry(round_trip(state), "w2", "1.9")["messages"][0]
+    said = check(neuron_by_hand, state, "w2", "1.9")["messages"][0]
     assert said.endswith("Work it out again from your 1 − t² = 0.6424, and keep at least two decimals.")
     # A slip is named from the reader's own numbers too: t · x₂ with their t = 0.598 is 1.794, not 1.8.
-    said = neuron_by_hand.check_entry(round_trip(state), "w2", f"{0.598 * 3:.4f}")["messages"][0]
+    said = check(neuron_by_hand, state, "w2", f"{0.598 * 3:.4f}")["messages"][0]
     assert said == "That multiplies by t. The local derivative of tanh is 1 − t², not t."
 
 
-def test_the_neurons_bad_input_keeps_every_entry():
+def test_a_wrong_neuron_entry_keeps_every_entry_and_starting_again_clears_them():
     state = neuron_up_to("local")
-    for text in ["", "x", "1e309", "0,64"]:
-        state = neuron_by_hand.check_entry(round_trip(state), "local", text)
-        assert state["warning"] and state["right_text"] == "2 of 6"
-    assert state["texts"] == {"n": "0.693147", "t": "0.6", "local": "0,64"}
-    assert neuron_by_hand.start_again(state)["texts"] == {}
+    for text in ["0.9", "−0.64", "0.640000"]:
+        state = check(neuron_by_hand, state, "local", text)
+        assert state["warning"] != (text == "0.640000") and state["right_text"] == ("3 of 6" if text == "0.640000" else "2 of 6")
+    assert {key: entry["text"] for key, entry in state["entries"].items()} == {"n": "0.693147", "t": "0.6", "local": "0.640000"}
+    assert state["form"][2]["text"] == "0.640000"  # as typed, not as the model writes 0.64
+    assert neuron_by_hand.start_again(state)["entries"] == {}
 
 
 # ---- The page's calls --------------------------------------------------------------------------

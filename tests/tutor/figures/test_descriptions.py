@@ -43,7 +43,7 @@ def filled_by_hand():
     state = backprop_by_hand.initial()
     while not state["finished"]:
         box = next(row["key"] for row in state["forms"][state["choice"]] if row["open"])
-        state = backprop_by_hand.check_entry(round_trip(state), box, number_text(gradients[box]))
+        state = backprop_by_hand.check_entry(round_trip(state), box, number_text(gradients[box]), gradients[box])
     return state
 
 
@@ -52,7 +52,7 @@ def filled_neuron():
     expected = neuron_by_hand.expected_numbers(neuron_by_hand.build())
     state = neuron_by_hand.initial()
     for box in ("n", "t"):
-        state = neuron_by_hand.check_entry(round_trip(state), box, number_text(expected[box]))
+        state = neuron_by_hand.check_entry(round_trip(state), box, number_text(expected[box]), expected[box])
     return state
 
 

@@ -65,7 +65,7 @@ class MLP:
 
 # What each figure's controls call after initial(): (function, keyword arguments besides the state).
 CALLS = {
-    "backprop_by_hand": [("check_entry", {"box": "L", "text": "1"}), ("check_entry", {"box": "e", "text": "1"}),
+    "backprop_by_hand": [("check_entry", {"box": "L", "text": "1", "number": 1}), ("check_entry", {"box": "e", "text": "1", "number": 1}),
                          ("choose_graph", {"choice": "paths"})],
     "backprop_graph": [("seed_gradient", {}), ("backpropagate_one_operation", {})],
     "gradient_cost": [("set_parameters", {"parameters": 50})],
@@ -73,7 +73,7 @@ CALLS = {
     "loss_experiment": [("choose_loss", {"loss_kind": "absolute"}), ("take_one_step", {})],
     "loss_landscape": [("step", {"count": 5}), ("set_start", {"w": 3})],
     "mystery_curve": [("move_point", {"x": 1.5}), ("reveal_full_curve", {})],
-    "neuron_by_hand": [("check_entry", {"box": "n", "text": "0.69"}), ("check_entry", {"box": "t", "text": "0.5"})],
+    "neuron_by_hand": [("check_entry", {"box": "n", "text": "0.69", "number": 0.69}), ("check_entry", {"box": "t", "text": "0.5", "number": 0.5})],
     "paths_add_up": [("seed_gradient", {}), ("backpropagate_one_operation", {}), ("backpropagate_one_operation", {})],
     "secant_tangent": [("change", {"x": 2, "h_index": 1})],
     "training_loop": [("next_pass", {}), ("next_pass", {}), ("reset", {})],
