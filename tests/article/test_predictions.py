@@ -4,7 +4,8 @@ What it is: checks of docs/predictions.yml (through site_scripts/hooks/predictio
 build uses) and of the built pages: every answer, value and slip is computed with engine/tinygrad.py
 and no slip can be mistaken for the answer; the page's judge (site_scripts/browser/predictions/judge.mjs,
 run under Node) calls every answer right, every slip value that slip, another number "otherwise",
-and every wrong choice wrong, and reads bad input (text, empty, 1e309, 2,5) as a plain message; a
+and every wrong choice wrong; the page's one reader of typed numbers (browser/ui/numbers.mjs, which the
+figures' number fields use too) reads bad input (text, empty, 1e309, 2,5, 1/4) as a plain sentence; a
 prediction about a block gets, from the page's own blocks run in page order under CPython with the
 browser's session, exactly its answer at the name it observes (tutor.predictions.observed, through
 tutor.runtime.page_calls.call as the page calls it); each prediction sits on one learner page, at least two on
@@ -30,6 +31,7 @@ from prediction_answers import answered, notebook_text
 REPO = Path(__file__).resolve().parents[2]
 DOCS = REPO / "docs"
 JUDGE = REPO / "site_scripts" / "browser" / "predictions" / "judge.mjs"
+NUMBERS = REPO / "site_scripts" / "browser" / "ui" / "numbers.mjs"  # readNumber: predictions and figures read with it
 PREDICTIONS = answered(DOCS)
 PLACEHOLDER = re.compile(r'<div data-prediction="(?P<id>[^"]*)"></div>')
 PAGE = "predictions-test"
@@ -49,7 +51,8 @@ def placements():
 def run_judge(script):
     """Run `script` (an ES module body that may use readNumber, judgeNumber, judgeChoice and print JSON
     with console.log) under Node; what it printed, parsed."""
-    source = f"import {{ readNumber, judgeNumber, judgeChoice }} from {json.dumps(JUDGE.as_uri())};\n{script}"
+    source = (f"import {{ judgeNumber, judgeChoice }} from {json.dumps(JUDGE.as_uri())};\n"
+              f"import {{ readNumber }} from {json.dumps(NUMBERS.as_uri())};\n{script}")
     ran = subprocess.run(["node", "--input-type=module", "-e", source], capture_output=True, text=True, check=True)
     return json.loads(ran.stdout)
 
@@ -145,37 +148,52 @@ def test_forward_mode_is_taught_before_a_prediction_asks_about_it():
     assert "forward mode" not in text[:taught].lower()
 
 
-@pytest.mark.parametrize("typed, read", [
-    ("7", 7), (" -2.5 ", -2.5), ("\u22126", -6), (".5", 0.5), ("1e-5", 1e-5), ("+3", 3),
+NOT_A_NUMBER = "is not a number. Type digits, such as −6 or 0.5."
+INFINITE = "is infinite for a float (the largest is about 1.8 × 10³⁰⁸); no number here is anywhere near that big."
+# What a reader may type into a prediction's field or a figure's number field, and what the page's one reader
+# (readNumber) makes of it: the number, or the whole sentence it shows. `what` names the field.
+READINGS = [
+    ("7", 7), (" -2.5 ", -2.5), (" 12 ", 12), ("+3", 3), (".5", 0.5), ("1e-5", 1e-5), ("1e3", 1000), ("1E3", 1000),
+    ("1e-7", 1e-7), ("0.000001", 1e-6), ("-0", 0), ("9" * 40, 1e40), ("-6.0000001", -6.0000001),
+    # the minus sign the figures write, and the dashes a reader copies from a page
+    ("\u22126", -6), ("\u20126", -6), ("\u20136", -6), ("\u20146", -6), ("\ufe636", -6), ("\uff0d6", -6),
     ("", "Type a number for your answer first."), ("   ", "Type a number for your answer first."),
-    ("seven", "“seven” is not a number"), ("7 apples", "“7 apples” is not a number"),
-    ("1e309", "“1e309” is infinite for a float"), ("-1e400", "“-1e400” is infinite for a float"),
-    ("2,5", "Write the decimal point as a point: 2.5 rather than 2,5."), ("0x10", "“0x10” is not a number"),
-    ("NaN", "“NaN” is not a number"), ("Infinity", "“Infinity” is not a number"), ("3/4", "Type 3/4 as a decimal, 0.75."),
-])
-def test_the_judge_reads_numbers_and_says_why_something_is_not_one(typed, read):
-    found = run_judge(f"console.log(JSON.stringify(readNumber({json.dumps(typed)})));")
+    (("", "the gradient of e"), "Type a number for the gradient of e first."),
+    ((" ", "local derivative 1 − t²"), "Type a number for local derivative 1 − t² first."),
+    ("9" * 41, "That is too long for a number (41 characters): type a few digits, such as −6 or 0.25."),
+    ("2,5", "Write the decimal point as a point: 2.5 rather than 2,5."),
+    ("\u22120,25", "Write the decimal point as a point: −0.25 rather than −0,25."),
+    (",5", "Write the decimal point as a point: .5 rather than ,5."),
+    ("3/4", "Type 3/4 as a decimal, 0.75."), ("1/4", "Type 1/4 as a decimal, 0.25."),
+    ("1/3", "Type 1/3 as a decimal, 0.333333."), ("-1/8", "Type -1/8 as a decimal, −0.125."),
+    ("2.5/0.5", "Type 2.5/0.5 as a decimal, 5."), ("1/3000000", "Type 1/3000000 as a decimal, 3.33333 × 10⁻⁷."),
+    ("123456789/1", "Type 123456789/1 as a decimal, 1.23457 × 10⁸."), ("1/0", f"“1/0” {NOT_A_NUMBER}"),
+    ("seven", f"“seven” {NOT_A_NUMBER}"), ("abc", f"“abc” {NOT_A_NUMBER}"), ("7 apples", f"“7 apples” {NOT_A_NUMBER}"),
+    ("1 2", f"“1 2” {NOT_A_NUMBER}"), ("0x10", f"“0x10” {NOT_A_NUMBER}"), ("\u2212", f"“−” {NOT_A_NUMBER}"),
+    # digits 0-9 only, and no Python or JavaScript spellings of special floats
+    ("NaN", f"“NaN” {NOT_A_NUMBER}"), ("nan", f"“nan” {NOT_A_NUMBER}"), ("Infinity", f"“Infinity” {NOT_A_NUMBER}"),
+    ("-inf", f"“-inf” {NOT_A_NUMBER}"), ("1_000", f"“1_000” {NOT_A_NUMBER}"), ("\uff13", f"“\uff13” {NOT_A_NUMBER}"),
+    ("\u0663", f"“\u0663” {NOT_A_NUMBER}"), ("1\uff0e5", f"“1\uff0e5” {NOT_A_NUMBER}"),
+    ("1e309", f"“1e309” {INFINITE}"), ("-1e400", f"“-1e400” {INFINITE}"),
+]
+
+
+@pytest.fixture(scope="module")
+def readings():
+    """{typed: what readNumber returned}, for every entry of READINGS, from one run of Node."""
+    calls = [typed if isinstance(typed, tuple) else (typed, "your answer") for typed, _ in READINGS]
+    found = run_judge(f"console.log(JSON.stringify({json.dumps(calls)}.map(([text, what]) => readNumber(text, what))));")
+    return dict(zip([typed for typed, _ in READINGS], found))
+
+
+@pytest.mark.parametrize("typed, read", READINGS)
+def test_the_page_reads_typed_numbers_and_says_why_something_is_not_one(readings, typed, read):
+    """One reader for a prediction's answer and a figure's number field (numbers.mjs's readNumber, before Python
+    starts): a number, or one plain sentence."""
     if isinstance(read, str):
-        assert found["ok"] is False and found["message"].startswith(read), found
+        assert readings[typed] == {"ok": False, "message": read}
     else:
-        assert found == {"ok": True, "value": read}
-
-
-NUMBER_ENTRIES = ["7", " -2.5 ", "\u22126", "\u20136", ".5", "1e-5", "+3", "1E3", "", "   ", "seven", "7 apples", "1 2",
-                  "1e309", "-1e400", "2,5", "\u22120,25", ",5", "0x10", "NaN", "nan", "Infinity", "-inf", "1_000",
-                  "3/4", "1/3", "-1/8", "2.5/0.5", "1/0", "1/3000000", "123456789/1", "9" * 40, "9" * 41, "1e-7",
-                  "0.000001", "-0", "\uff13", "\u0663", "1\uff0e5"]  # full-width 3, Arabic-Indic 3: digits 0-9 only
-
-
-def test_figures_and_predictions_read_numbers_by_the_same_rules_in_the_same_words():
-    """A reader met "Write the decimal point as a point: 2.5 rather than 2,5" in a figure and "Use a point for
-    decimals, as in 2.5: ..." in a prediction. The predictions' judge (judge.mjs, no Python) and the figures'
-    typed_number (display.py) read every entry of a table alike: the same number, or the same sentence."""
-    from tutor.figures.display import typed_number
-    found = run_judge(f"console.log(JSON.stringify({json.dumps(NUMBER_ENTRIES)}.map((text) => readNumber(text))));")
-    for typed, judged in zip(NUMBER_ENTRIES, found):
-        number, problem = typed_number(typed, "your answer")
-        assert judged == ({"ok": True, "value": number} if problem is None else {"ok": False, "message": problem}), typed
+        assert readings[typed] == {"ok": True, "value": read}
 
 
 class PageParts(html.parser.HTMLParser):
