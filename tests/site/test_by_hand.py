@@ -3,9 +3,10 @@
 What it is: "Backpropagate by hand" and "A neuron by hand", found by their titles and filled in like a
 reader: each number field by its label ("Gradient of e"), Enter or the Check button, the message read
 back. Wrong entries get the sentence the model computes for that slip, bad input (text, an empty field,
-1e309, "2,5") a plain message that loses nothing already entered, and right ones open the next field and
-take the focus there; a reader who carries their own rounded numbers on through the neuron is right at
-every field. Every expected number comes from the engine run here under CPython.
+1e309, "2,5") a plain message from the page, without asking Python, that loses nothing already entered,
+and right ones open the next field and take the focus there; a reader who carries their own rounded
+numbers on through the neuron is right at every field. Every expected number comes from the engine run
+here under CPython.
 What it is not: the models' branches in depth (tests/tutor/figures/test_by_hand_models.py).
 """
 import math
@@ -56,8 +57,13 @@ def test_backprop_by_hand_checks_each_box_and_explains_slips(page, site_url, bui
     for symbol in order[1:]:
         expect(field(figure, f"Gradient of {symbol}")).to_be_disabled()
 
-    # Bad input: a plain message, never a traceback; the text stays in the field.
+    # Bad input: a plain message from the page itself (the figure never asks Python: it is never busy), never a
+    # traceback; the text stays in the field.
+    figure.evaluate("""(element) => { element.busySince = [];
+      new MutationObserver(() => element.busySince.push(element.getAttribute("aria-busy")))
+        .observe(element, { attributes: true, attributeFilter: ["aria-busy"] }); }""")
     assert "“abc” is not a number" in enter(figure, "Gradient of L", "abc")
+    assert figure.evaluate("(element) => element.busySince") == []
     expect(field(figure, "Gradient of L")).to_have_value("abc")
     expect(field(figure, "Gradient of L")).to_have_attribute("aria-invalid", "true")
     assert "Traceback" not in messages(figure) and "Error" not in messages(figure)
