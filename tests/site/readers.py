@@ -279,7 +279,8 @@ class Reader:
 
     def set_code(self, block, code):
         """Click into the block's editor, select all and type `code` in its place."""
-        if not self.evaluate("return arguments[0].querySelector('.cm-content') !== null", block):
+        # A block that has run opens its editor by itself once its result is on screen: wait for it there.
+        if not self.evaluate("return arguments[0].querySelector('.cm-content') !== null || arguments[0].dataset.runs !== '0'", block):
             self.click(self.evaluate("return arguments[0].querySelector('pre')", block))
         self.click(self.wait("return arguments[0].querySelector('.cm-content')", block))
         self.keys("Control+a", "Delete")

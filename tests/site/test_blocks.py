@@ -14,7 +14,7 @@ import pytest
 
 from playwright.sync_api import expect
 
-from helpers import (PYTHON_TIMEOUT_MS, block, blocks, cpython_outputs, editor_text, free_port, open_lesson,
+from helpers import (PYTHON_TIMEOUT_MS, block, blocks, cpython_outputs, editor_text, free_port, open_editor, open_lesson,
                      output_text, pages_with_blocks, press, python_interpreter, run_block, run_then_stop,
                      runnable_sources, serve_site, set_code, wait_for_address, wait_run_finished, wait_running)
 
@@ -109,6 +109,28 @@ def test_a_keyboard_reader_who_tabs_past_the_code_keeps_focus_while_the_editor_l
     held[0].continue_()
     expect(first.locator(".cm-content")).to_be_visible()   # the editor has replaced the code view
     expect(run).to_be_focused()
+    assert page_errors == []
+
+
+def test_a_runs_result_is_painted_before_the_block_becomes_an_editor(page, site_url, lesson_path, page_errors):
+    """A block that has run turns into an editor, whose start parses the code: only after the frame that shows
+    the result (the first result after a chapter switch would otherwise wait for it)."""
+    open_lesson(page, site_url, lesson_path)
+    open_editor(block(page, 2))  # the editor's code is loaded, as on any page after the reader's first run
+    first = block(page, 1)
+    first.evaluate("""(block) => {
+      window.seenOrder = [];
+      new MutationObserver(() => {
+        if (!seenOrder.includes("result") && block.dataset.runs === "1") {
+          seenOrder.push("result");
+          requestAnimationFrame(() => seenOrder.push("frame"));
+        }
+        if (!seenOrder.includes("editor") && block.querySelector(".cm-content")) seenOrder.push("editor");
+      }).observe(block, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-runs"] });
+    }""")
+    run_block(first)
+    page.wait_for_function("window.seenOrder.includes('editor')")
+    assert page.evaluate("window.seenOrder") == ["result", "frame", "editor"]
     assert page_errors == []
 
 

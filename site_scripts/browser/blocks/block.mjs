@@ -257,9 +257,10 @@ export class Block {
     });
     this.finish(result, notes(result));
     noteRun(pageKey); // for "Your work" and the class overview: this page had something run, and when
-    // The code becomes editable once the run has ended: loading the editor meanwhile would compete
-    // with Python's start for the processor, on the way to the reader's first result.
-    this.openEditor({ focus: false });
+    // The code becomes editable once the run's result is on screen: starting the editor (it parses the
+    // code) before the next paint would hold back the reader's first result, and meanwhile would compete
+    // with Python's start for the processor.
+    requestAnimationFrame(() => setTimeout(() => this.openEditor({ focus: false })));
     return result;
   }
 
