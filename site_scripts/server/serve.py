@@ -33,6 +33,8 @@ TYPES = {".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/ja
          ".whl": "application/zip", ".json": "application/json", ".zip": "application/zip"}
 
 
+COPY_SUFFIXES = {"br": ".br", "gzip": ".gz"}  # Content-Encoding -> the suffix of the build's copy
+
 class FileDigests:
     """Each served file's sha256 (its ETag), CRC-32 and size, read once per version of the file. A version
     is its stat (size, dates, inode, change time): `unzip -o` writes a new file, with a new change time,
@@ -127,18 +129,15 @@ class LessonHandler(http.server.SimpleHTTPRequestHandler):
         opened = open(path, "rb")
         try:
             digest = self.digests.of(path, opened)
-            copies = {"br": self.brotli_copy(path, digest), "gzip": self.gzip_copy(path, digest)}
-            varies = any(copies.values())
+            varies = any(os.path.isfile(path + suffix) for suffix in COPY_SUFFIXES.values())  # the build made a copy
             wanted = self.headers.get("Accept-Encoding")
-            encoding = next((coding for coding, copy in copies.items() if copy and accepts(wanted, coding)), None)
-            for coding, copy in copies.items():
-                if copy and coding != encoding:
-                    copy.close()
-            tag = digest[0]
-            if encoding:
-                opened.close()
-                opened = copies[encoding]
-                tag = self.digests.of(path + (".br" if encoding == "br" else ".gz"), opened)[0]
+            encoding, tag = None, digest[0]
+            for coding, copy_of in (("br", self.brotli_copy), ("gzip", self.gzip_copy)):  # only the copy sent is opened
+                if varies and accepts(wanted, coding) and (copy := copy_of(path, digest)):
+                    opened.close()
+                    opened, encoding = copy, coding
+                    tag = self.digests.of(path + COPY_SUFFIXES[coding], opened)[0]
+                    break
             etag = f'"{tag[:32]}"'
             asked = self.tags_asked_for()
             if etag in asked or "*" in asked:
