@@ -276,9 +276,8 @@ def test_a_page_that_an_older_build_answered_reloads_into_the_current_one(page, 
         loads = record_document_loads(page)
         open_isolated(page, url, chapter)
         current = [worker_build(site)["version"]]
-        deadline = time.monotonic() + UI_TIMEOUT_MS / 1000
-        while (named := document_build(page)) != current and time.monotonic() < deadline:
-            page.wait_for_timeout(200)  # lets Playwright deliver the page's events (time.sleep would not)
+        while (named := document_build(page)) != current:
+            page.wait_for_event("load", timeout=UI_TIMEOUT_MS)  # the next document: the page's own reload
         wait_blocks_mounted(page)
         wait_past_any_reload_decision(page)  # and no reload after that one
     # The first visit, the reader's reload (answered as if by an older build), and the page's own
