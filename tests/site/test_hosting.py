@@ -27,6 +27,7 @@ from xml.etree import ElementTree
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from site_scripts.hooks import offline as OFFLINE_HOOK
@@ -517,9 +518,10 @@ def test_new_build_replaces_the_old_cache(page, built_site, tmp_path):
             if time.monotonic() > deadline:
                 pytest.fail(f"the page did not show the new build: {worker_state(page)}; requests by the worker: "
                             f"{downloads}; console: {console}")
-            with contextlib.suppress(PlaywrightError):  # the page may be reloading itself for the new build
-                page.evaluate("() => navigator.serviceWorker.getRegistration().then((registration) => registration?.update())")
-            time.sleep(1)
+            # then wait for the page's next document (its own reload into the new build), or ask again
+            with contextlib.suppress(PlaywrightTimeoutError), page.expect_event("load", timeout=UI_TIMEOUT_MS):
+                with contextlib.suppress(PlaywrightError):  # the page may be reloading itself for the new build
+                    page.evaluate("() => navigator.serviceWorker.getRegistration().then((registration) => registration?.update())")
         names = cache_names(page)
         assert len(names) == 1 and names[0].endswith(new_version), names
         assert url + chapter + "index.html" in downloads, "the changed page was downloaded"
