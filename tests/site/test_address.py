@@ -43,6 +43,7 @@ SCROLL_THEN_FOLLOW = """async ([first, second, href]) => {
 
 @pytest.mark.parametrize("download", ["held back", "as it comes"])
 def test_a_link_followed_right_after_scrolling_gets_the_address_of_its_chapter(page, site_url, page_errors, download):
+    page.clock.install()  # flows as the real clock; lets the test fire tracking's 250 ms timer at once
     open_lesson(page, site_url, LEFT)
     page.evaluate("() => { window.sameDocument = true; }")
     headings = page.eval_on_selector_all("article h2[id]", "hs => hs.map((h) => h.id)")
@@ -57,7 +58,7 @@ def test_a_link_followed_right_after_scrolling_gets_the_address_of_its_chapter(p
         page.wait_for_url(lambda address: urlparse(address).path == urlparse(site_url + NEXT).path
                           and urlparse(address).fragment != "")
         assert urlparse(page.url).fragment in headings
-        page.wait_for_timeout(300)  # the left chapter's tracking has nothing more to write
+        page.clock.run_for(300)  # past tracking's 250 ms: the left chapter's tracking has nothing more to write
         assert len(held) == 1, "the next chapter's page was not requested"
         held[0].continue_()
     # As it comes (sooner than 250 ms from this server), the pending write is made as the left chapter's

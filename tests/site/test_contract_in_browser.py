@@ -15,13 +15,13 @@ import pytest
 
 from helpers import PYTHON_TIMEOUT_MS, open_lesson, pages_with_blocks, wait_python_ready
 
-# Put on the page, once: `run(code)` resolves to runtime.run's result plus the graphs it drew, and
+# Put on the page, once: `run(code, onStart)` resolves to runtime.run's result plus the graphs it drew, and
 # `call(...)` to {value} or {error: {...}}; `runtime` is the page's own (the same module URL).
 HARNESS = """async (runtimeUrl) => {
   const { runtime } = await import(runtimeUrl);
-  const run = async (code, page = "contract-test") => {
+  const run = async (code, onStart = () => {}) => {
     const graphs = [];
-    const result = await runtime.run({ page, code, onGraph: (graph) => graphs.push(graph) });
+    const result = await runtime.run({ page: "contract-test", code, onStart, onGraph: (graph) => graphs.push(graph) });
     return { ...result, graphs };
   };
   const call = async (module, fn, kwargs, options = {}) => {
@@ -102,10 +102,8 @@ def test_the_kinds_only_javascript_gives_stop_restart_and_what_killed_python(les
     assert not lesson.evaluate("() => crossOriginIsolated")  # Stop replaces Python here
     seen = in_page(
         lesson, site_url,
-        stopped="const running = run('import asyncio\\nawait asyncio.sleep(600)');"
-                " await new Promise((done) => setTimeout(done, 500)); runtime.stop(); return running",
-        restarted="const calling = run('import asyncio\\nawait asyncio.sleep(600)');"
-                  " await new Promise((done) => setTimeout(done, 500)); runtime.restart(); return calling",
+        stopped="return run('import asyncio\\nawait asyncio.sleep(600)', () => runtime.stop())",  # once it runs
+        restarted="return run('import asyncio\\nawait asyncio.sleep(600)', () => runtime.restart())",
         exited="return run('import posix\\nposix._exit(3)')",
         overflowed="return run('x = []\\nfor _ in range(10**5):\\n    x = [x]\\nrepr(x)')",
         after="return run('print(6 * 7)')",

@@ -27,6 +27,7 @@ from xml.etree import ElementTree
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from site_scripts.hooks import offline as OFFLINE_HOOK
@@ -276,9 +277,8 @@ def test_a_page_that_an_older_build_answered_reloads_into_the_current_one(page, 
         loads = record_document_loads(page)
         open_isolated(page, url, chapter)
         current = [worker_build(site)["version"]]
-        deadline = time.monotonic() + UI_TIMEOUT_MS / 1000
-        while (named := document_build(page)) != current and time.monotonic() < deadline:
-            page.wait_for_timeout(200)  # lets Playwright deliver the page's events (time.sleep would not)
+        while (named := document_build(page)) != current:
+            page.wait_for_event("load", timeout=UI_TIMEOUT_MS)  # the next document: the page's own reload
         wait_blocks_mounted(page)
         wait_past_any_reload_decision(page)  # and no reload after that one
     # The first visit, the reader's reload (answered as if by an older build), and the page's own
@@ -518,9 +518,10 @@ def test_new_build_replaces_the_old_cache(page, built_site, tmp_path):
             if time.monotonic() > deadline:
                 pytest.fail(f"the page did not show the new build: {worker_state(page)}; requests by the worker: "
                             f"{downloads}; console: {console}")
-            with contextlib.suppress(PlaywrightError):  # the page may be reloading itself for the new build
-                page.evaluate("() => navigator.serviceWorker.getRegistration().then((registration) => registration?.update())")
-            time.sleep(1)
+            # then wait for the page's next document (its own reload into the new build), or ask again
+            with contextlib.suppress(PlaywrightTimeoutError), page.expect_event("load", timeout=UI_TIMEOUT_MS):
+                with contextlib.suppress(PlaywrightError):  # the page may be reloading itself for the new build
+                    page.evaluate("() => navigator.serviceWorker.getRegistration().then((registration) => registration?.update())")
         names = cache_names(page)
         assert len(names) == 1 and names[0].endswith(new_version), names
         assert url + chapter + "index.html" in downloads, "the changed page was downloaded"

@@ -147,12 +147,14 @@ def test_typing_over_a_selection_of_several_lines_breaks_no_policy(watched, site
     content.click()
     for key in keys:
         page.keyboard.press(key) if len(key) > 1 else page.keyboard.type(key)
-    page.wait_for_timeout(300)
+    typed = {"x": "x", "Enter": "\n", "y": "y"}[keys[-1]]
+    page.wait_for_function("([element, before, typed]) => element.runnableCode() !== before"  # the last key is in
+                           " && element.runnableCode().endsWith(typed)", arg=[target.element_handle(), before, typed])
     code = target.evaluate("element => element.runnableCode()")
     if keys[-1] == "y":  # a new last line (which the editor indents when the block ends inside a loop)
         assert code.startswith(before + "\n") and code[len(before) + 1:].strip() == "y", code
     else:
-        assert code == {"x": "x", "Enter": "\n"}[keys[-1]]
+        assert code == typed
     assert violations(page) == [] and console == []
 
 
