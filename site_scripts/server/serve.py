@@ -29,11 +29,10 @@ from pathlib import Path
 CLASSROOM_ZIP = "downloads/slope-to-backprop-classroom.zip"  # as the build writes it (offline.py)
 ZIP_FOLDER = "slope-to-backprop"                         # the folder it unpacks into
 BROTLI_MANIFEST = "brotli-copies.json"  # written by the build (site_scripts/hooks/gzip_copies.py)
+COPY_SUFFIXES = {"br": ".br", "gzip": ".gz"}  # Content-Encoding -> the suffix of the build's copy
 TYPES = {".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript",
          ".whl": "application/zip", ".json": "application/json", ".zip": "application/zip"}
 
-
-COPY_SUFFIXES = {"br": ".br", "gzip": ".gz"}  # Content-Encoding -> the suffix of the build's copy
 
 class FileDigests:
     """Each served file's sha256 (its ETag), CRC-32 and size, read once per version of the file. A version
