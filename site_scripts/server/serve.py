@@ -161,7 +161,7 @@ class LessonHandler(http.server.SimpleHTTPRequestHandler):
         """The build's gzip copy of `path` (`path`.gz) opened, if there is one and it holds this very
         content (`digest`), else None."""
         try:
-            copy = open(path + ".gz", "rb")
+            copy = open(path + COPY_SUFFIXES["gzip"], "rb")
         except OSError:
             return None
         with contextlib.suppress(OSError):
@@ -180,7 +180,7 @@ class LessonHandler(http.server.SimpleHTTPRequestHandler):
             relative = Path(path).resolve().relative_to(Path(self.directory).resolve()).as_posix()
             if listed.get(relative) != digest[0]:
                 return None
-            return open(path + ".br", "rb")
+            return open(path + COPY_SUFFIXES["br"], "rb")
         except (OSError, ValueError):
             return None
 
