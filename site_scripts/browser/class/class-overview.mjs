@@ -413,10 +413,10 @@ class ClassOverview {
     try {
       await recheck(this.sorted(), map, {
         isStopped: () => checking.stopped,
-        onProgress: ({ started, done, total, row, exercise }) => {
+        onProgress: ({ done, total, now }) => {
           this.progress.max = Math.max(total, 1);
           this.progress.value = done;
-          if (row) this.status.textContent = `Checking ${started} of ${total}: ${row.shown}'s code for “${exercise.title}”…`;
+          if (now) this.status.textContent = `Checking ${now.number} of ${total}: ${now.row.shown}'s code for “${now.exercise.title}”…`;
         },
       });
       const count = this.rows.reduce((sum, row) => sum + (row.checked?.size ?? 0), 0);

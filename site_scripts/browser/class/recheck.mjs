@@ -85,11 +85,14 @@ export function stopChecks() {
   for (const python of working) python.close();
 }
 
-/** Check every exercise the learners of `rows` wrote code for. onProgress({ started, done, total, row, exercise })
- *  as each exercise starts (the `started`th to start) and, with row null, as each one ends. */
+/** Check every exercise the learners of `rows` wrote code for. onProgress({ done, total, now }) as each exercise
+ *  starts or ends: `now` is the check that started last of those still running ({ number, row, exercise }, the
+ *  `number`th to start), or null when none runs. */
 export async function recheck(rows, map, { onProgress, isStopped }) {
   const total = rows.reduce((sum, row) => sum + exercisesWithCode(row, map).length, 0);
   const count = { started: 0, done: 0 };
+  const running = []; // the checks running now, in the order they started
+  const progress = () => onProgress({ done: count.done, total, now: running.at(-1) ?? null });
   let failure = null; // what ended the checks early, besides Stop
   const ended = () => isStopped() || failure !== null;
   for (const row of rows) row.checked = new Map();
@@ -129,16 +132,18 @@ export async function recheck(rows, map, { onProgress, isStopped }) {
     for (const number of numbers) {
       if (ended()) return null;
       const { code, exercise } = number > after ? blocks[number - 1] : { ...blocks[number - 1], exercise: null };
-      if (exercise) {
-        count.started += 1;
-        onProgress({ ...count, total, row, exercise });
+      const check = exercise && { number: (count.started += 1), row, exercise };
+      if (check) {
+        running.push(check);
+        progress();
       }
       const ran = await run(python, page, code, number === numbers[0], `block ${number} of ${chapter.title}, for the class overview`);
       if (ran.error?.kind === ERROR.NOT_STARTED) throw new Error(ran.error.message);
-      if (exercise) {
+      if (check) {
         row.checked.set(exercise.name, await verdict(python, ran, exercise, page, code));
         count.done += 1;
-        onProgress({ ...count, total, row: null, exercise: null });
+        running.splice(running.indexOf(check), 1);
+        progress();
       }
       if (!ran.ok && !endedByStop(ran.error) && numbers.length < blocks.length) return number;
     }
@@ -164,5 +169,5 @@ export async function recheck(rows, map, { onProgress, isStopped }) {
 
   await Promise.all(Array.from({ length: Math.min(LANES, waiting.length) }, lane));
   if (failure) throw failure;
-  onProgress({ ...count, total, row: null, exercise: null });
+  progress();
 }
