@@ -48,8 +48,9 @@ PYTHON_BLOCK = re.compile(r"^Python")
 # ---- Build and serve ------------------------------------------------------------------------
 
 def chromium_path():
-    """The Chromium executable: $CHROMIUM, else the first one installed, else a clear error."""
-    candidates = [os.environ.get("CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium"),
+    """The Chromium executable: $CHROMIUM, else the headless shell (what ./dev.sh test installs: a page costs
+    about a tenth less than in the whole browser), else the first Chromium installed, else a clear error."""
+    candidates = [os.environ.get("CHROMIUM"), "/usr/bin/chromium-headless-shell", "/usr/bin/chromium", shutil.which("chromium"),
                   shutil.which("chromium-browser"), shutil.which("google-chrome")]
     for candidate in candidates:
         if candidate and Path(candidate).is_file():

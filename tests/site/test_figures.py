@@ -338,6 +338,7 @@ def test_radio_choice_works_from_the_keyboard(page, site_url, built_site, clean_
 def test_mounting_again_adds_nothing(page, site_url, built_site, clean_run):
     page.add_init_script(NO_PYTHON)
     figure = open_figure(page, site_url, built_site, "x_times_x", wait_for_python=False)
+    expect(figure.locator("button, input").first).to_be_attached()  # mounted: its view adds every control at once
     controls = figure.locator("button, input").count()
     page.evaluate("async (url) => (await import(url)).mountFigures(document)",
                   site_url + "assets/lesson/browser/figures/figures.mjs")
