@@ -5,6 +5,7 @@ FirefoxReader of readers.py) goes through the scenarios of scenarios.py, one tes
 served site (service workers allowed; the browser itself goes offline for the offline scenario) and on the
 same site served without its snapshot and service worker (plain start, not isolated). Without Firefox or
 puppeteer-core the tests skip (fail under CI=true). `-k figure` runs one scenario (and those it needs).
+In Chromium, one test of the readers' filter of Firefox's MathML reports made mid-parse.
 
 What it is not: the whole suite again in Firefox (that would triple its time), nor the scenarios or their
 expectations (scenarios.py holds them for every browser).
