@@ -23,6 +23,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import run_all
+from own_thread import in_own_thread
 
 
 def test_the_benchmark_starts_as_the_command_starts_it():
@@ -44,7 +45,9 @@ def measured(value):
 @pytest.mark.browser
 def test_quick_benchmark_measures_every_row(built_site, site_port, site_server):
     with site_server.paused():  # the bench serves the build on the port it was built for
-        rows = run_all.run(smoke=True, site=built_site, port=site_port)
+        # In a thread of its own: the run drives a Playwright of its own, which cannot start in the thread
+        # whose Playwright (the browser tests', in the same test process) is already running.
+        rows = in_own_thread(run_all.run, smoke=True, site=built_site, port=site_port)
 
     expected = set(run_all.TARGETS) - {"pyodide"}  # the run inside Pyodide is skipped by --quick
     assert sorted(entry["key"] for entry in rows) == sorted(expected)  # each row once

@@ -13,6 +13,7 @@ because Python boots in the reader's browser (seconds, more on a busy machine); 
 import contextlib
 import html.parser
 import os
+import random
 import re
 import shutil
 import socket
@@ -59,10 +60,17 @@ def chromium_path():
 
 
 def free_port():
-    """A TCP port on 127.0.0.1 that nothing listens on right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+    """A TCP port on 127.0.0.1 that nothing uses right now, picked at random below 32768, where Linux starts the
+    ports of outgoing connections: a port chosen now and bound later (a build's, a paused server's) cannot
+    meanwhile become the local end of a connection that a browser or the other test process opens. (From
+    10100: browsers refuse 10080.)"""
+    while True:
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", random.randrange(10_100, 32_768)))
+            except OSError:
+                continue
+            return probe.getsockname()[1]
 
 
 class SiteBuild:
