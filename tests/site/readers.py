@@ -82,6 +82,10 @@ PAGE_LOADED = ("return document.readyState === 'complete'"
 # worker loads cancels loads its service worker answers, and Firefox reports each as a page error ("Failed
 # to load ''. A ServiceWorker intercepted the request and encountered an unexpected error."), seen when a
 # scenario went on within ~150 ms of a reload.
+# A load still under way when the reader leaves a page (the site search's, say, on a loaded machine) is
+# cancelled, and Firefox reports it as a page error without an address: CANCELLED_LOAD. Such a report counts
+# only if it comes while no page is changing.
+CANCELLED_LOAD = "Failed to load ‘’. A ServiceWorker intercepted the request"
 PYTHON_SETTLED = ("const data = document.documentElement.dataset; return !(Number(data.pythonInterpreter) > 0)"
                   " || data.pythonBoot !== undefined || data.pythonState === 'error'")
 PAGE_STATE = """return {
@@ -211,13 +215,15 @@ class Reader:
         return self.evaluate(PAGE_STATE)
 
     # ---- pages ---------------------------------------------------------------------------------
-    def collect(self):
-        """Move what the browser and the current page recorded into this scenario's problems."""
+    def collect(self, page_changed=False):
+        """Move what the browser and the current page recorded into this scenario's problems (with
+        `page_changed`, once a new page has loaded: less the loads leaving the last one cancelled)."""
         try:
             problems, texts = self.evaluate(TAKE_RECORDED)
         except Exception:
             problems, texts = [], []
-        self.problems.setdefault(self.scenario, []).extend(self.still_true(problems + self.logged()))
+        logged = [problem for problem in self.logged() if not (page_changed and CANCELLED_LOAD in problem)]
+        self.problems.setdefault(self.scenario, []).extend(self.still_true(problems + logged))
         self.status_texts.extend(texts)
 
     def still_true(self, problems):
@@ -233,6 +239,7 @@ class Reader:
 
     def loaded(self):
         self.wait(PAGE_LOADED)
+        self.collect(page_changed=True)
         self.evaluate(RECORDER, True)
 
     def leave(self):
