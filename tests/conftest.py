@@ -1,4 +1,4 @@
-"""conftest.py (tests/): makes the engine importable as `tinygrad` for every test, and builds the site once.
+"""conftest.py (tests/): makes the engine importable as `tinygrad` for every test, and builds the site once per test process.
 
 What it is: the setup the tests share: engine/ on sys.path, exactly as a student who saved tinygrad.py
 next to their own script would import it; site_scripts/, so the Python that runs in the browser
@@ -6,7 +6,7 @@ imports as it does there (`tutor.runtime.runner`, `tutor.figures.line_fit`); the
 hooks and the classroom server import as `site_scripts.<...>`; site_scripts/hooks/, where the hooks
 find each other (as MkDocs lets them while it loads one); tests/ itself, for the helpers every folder
 of tests uses (own_thread.py, block_runs.py); and tests/site/, for its helpers.py (building and
-serving the site). And the one site build of a test session (`built_site`, for the address
+serving the site). And the one site build of a test process (`built_site`, for the address
 `site_address`, served by `site_server` on `site_port`), which tests/site, tests/article and the
 benchmark's smoke test share: `mkdocs build --strict` takes 10-60 s on the 2-core machine, on one core,
 so it starts as soon as the tests are collected, beside the other builds the collected tests ask for
@@ -34,9 +34,11 @@ EARLY_BUILDS = {"built_site": "/", "subpath_site_url": SUB_PATH, "root_url": "/c
 
 def pytest_collection_modifyitems(items):
     """Files whose tests need no build first (in their order), then those with a test that does: the builds
-    run meanwhile (a file stays whole: its module fixtures are set up once)."""
+    run meanwhile (a file stays whole: its module fixtures are set up once). Of those, the two that drive
+    Firefox and WebKit (the longest files, minutes each) go first, so the two test processes end together."""
     building = {item.path for item in items if "built_site" in getattr(item, "fixturenames", ())}
-    items.sort(key=lambda item: item.path in building)
+    long = {item.path for item in items if {"firefox", "webkit"} & set(getattr(item, "fixturenames", ()))}
+    items.sort(key=lambda item: (item.path in building, item.path not in long))
 
 
 def pytest_collection_finish(session):
