@@ -77,15 +77,15 @@ TAKE_RECORDED = ("const seen = window.__lessonSeen;"
                  "return seen ? [seen.problems.splice(0), seen.statusTexts.splice(0)] : [[], []]")
 PAGE_LOADED = ("return document.readyState === 'complete'"
                " && [...document.querySelectorAll('div.runnable')].every(b => b.dataset.mounted === 'true')")
+# Leaving a page cancels the loads its service worker is answering, and Firefox reports each as a page error
+# without an address: CANCELLED_LOAD. Such a report counts only if it comes while no page is changing (seen
+# once on a loaded machine, after PYTHON_SETTLED's wait; which load it was is not known).
+CANCELLED_LOAD = "Failed to load ‘’. A ServiceWorker intercepted the request"
 # Python never started in the page, or its worker is up (runtime.mjs sets data-python-interpreter when a worker
 # starts, data-python-boot once it is up). A reader waits for it before leaving a page: one left while its
 # worker loads cancels loads its service worker answers, and Firefox reports each as a page error ("Failed
 # to load ''. A ServiceWorker intercepted the request and encountered an unexpected error."), seen when a
 # scenario went on within ~150 ms of a reload.
-# A load still under way when the reader leaves a page (the site search's, say, on a loaded machine) is
-# cancelled, and Firefox reports it as a page error without an address: CANCELLED_LOAD. Such a report counts
-# only if it comes while no page is changing.
-CANCELLED_LOAD = "Failed to load ‘’. A ServiceWorker intercepted the request"
 PYTHON_SETTLED = ("const data = document.documentElement.dataset; return !(Number(data.pythonInterpreter) > 0)"
                   " || data.pythonBoot !== undefined || data.pythonState === 'error'")
 PAGE_STATE = """return {
