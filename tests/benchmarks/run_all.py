@@ -464,7 +464,8 @@ class Bench:
     def bare_result_ms(self, page, path="", site_url=None):
         """Navigate to a bare page (bench-bare/`path`) and wait for the result it reports; ms from navigation."""
         page.goto((site_url or self.site_url) + BARE_FOLDER + path, wait_until="commit")
-        page.wait_for_function("() => document.documentElement.dataset.benchResultMs", timeout=PYTHON_TIMEOUT_MS)
+        # At "commit" the new document may not have its root element yet.
+        page.wait_for_function("() => document.documentElement?.dataset.benchResultMs", timeout=PYTHON_TIMEOUT_MS)
         return float(page.evaluate("() => document.documentElement.dataset.benchResultMs"))
 
 
