@@ -302,4 +302,4 @@ def test_python_starts_with_the_page_when_it_opens_on_a_block(page, site_url):
 
     page.set_viewport_size({"width": 1280, "height": 900})
     page.goto(site_url + OPENS_ON_A_BLOCK, wait_until="commit")
-    page.wait_for_function("() => document.documentElement.dataset.pythonState === 'ready'", timeout=PYTHON_TIMEOUT_MS)
+    page.wait_for_function("() => document.documentElement?.dataset.pythonState === 'ready'", timeout=PYTHON_TIMEOUT_MS)
