@@ -28,8 +28,8 @@ sys.path[:0] = [str(REPO / "engine"), str(REPO / "site_scripts"), str(REPO / "si
 
 from helpers import EARLY, SUB_PATH, SiteBuild, SiteServer, early_build, free_port  # noqa: E402  (tests/site/helpers.py, on the path above)
 
-# fixture -> the path its build is served under (root_url: test_two_copies.py's second copy, at /course/)
-EARLY_BUILDS = {"built_site": "/", "subpath_site_url": SUB_PATH, "root_url": "/course/"}
+# fixture -> the path its build is served under
+EARLY_BUILDS = {"built_site": "/", "subpath_site_url": SUB_PATH}
 
 
 def pytest_collection_modifyitems(items):

@@ -14,7 +14,7 @@ from urllib.parse import urlparse
 import pytest
 from playwright.sync_api import expect
 
-from helpers import block, build_site, early_build, free_port, open_lesson, serve_site, set_code
+from helpers import block, build_site, free_port, open_lesson, serve_site, set_code
 from sample_work_files import generated_work, lesson_map
 from test_saved_edits import clear_saved_edits
 from test_work import choose_work_file, open_your_work
@@ -24,17 +24,13 @@ ALL_ITEMS = "() => Object.fromEntries(Object.keys(localStorage).map(key => [key,
 
 
 @pytest.fixture(scope="module")
-def root_url(request, built_site, tmp_path_factory):
-    """One origin serving the session's site at / and a build of its own at /course/ (started at collection
-    beside the others: tests/conftest.py's EARLY_BUILDS); the root's URL."""
-    early = early_build(request.config, "root_url")
-    port = early[0] if early else free_port()
+def root_url(built_site, tmp_path_factory):
+    """One origin serving the session's site at / and a build of its own at /course/; the root's URL. (Built
+    here, not at collection: only the test process that runs this module needs it.)"""
+    port = free_port()
     folder = tmp_path_factory.mktemp("two-copies")
     shutil.copytree(built_site, folder, dirs_exist_ok=True)
-    if early:
-        shutil.copytree(early[1].folder(), folder / COURSE)
-    else:
-        build_site(folder / COURSE, f"http://127.0.0.1:{port}/{COURSE}")
+    build_site(folder / COURSE, f"http://127.0.0.1:{port}/{COURSE}")
     with serve_site(folder, port) as url:
         yield url
 
