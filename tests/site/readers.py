@@ -83,9 +83,8 @@ PAGE_LOADED = ("return document.readyState === 'complete'"
 CANCELLED_LOAD = "Failed to load ‘’. A ServiceWorker intercepted the request"
 # Python never started in the page, or its worker is up (runtime.mjs sets data-python-interpreter when a worker
 # starts, data-python-boot once it is up). A reader waits for it before leaving a page: one left while its
-# worker loads cancels loads its service worker answers, and Firefox reports each as a page error ("Failed
-# to load ''. A ServiceWorker intercepted the request and encountered an unexpected error."), seen when a
-# scenario went on within ~150 ms of a reload.
+# worker loads gets a CANCELLED_LOAD report for each of the worker's loads (seen when a scenario went on within
+# ~150 ms of a reload).
 PYTHON_SETTLED = ("const data = document.documentElement.dataset; return !(Number(data.pythonInterpreter) > 0)"
                   " || data.pythonBoot !== undefined || data.pythonState === 'error'")
 PAGE_STATE = """return {
