@@ -29,7 +29,7 @@ sys.path[:0] = [str(REPO / "engine"), str(REPO / "site_scripts"), str(REPO / "si
 from helpers import EARLY, SUB_PATH, SiteBuild, SiteServer, early_build, free_port  # noqa: E402  (tests/site/helpers.py, on the path above)
 
 # fixture -> the path its build is served under
-EARLY_BUILDS = {"built_site": "/", "subpath_site_url": SUB_PATH}
+EARLY_BUILDS = {"built_site": "/", "subpath_build": SUB_PATH}
 
 
 def pytest_collection_modifyitems(items):

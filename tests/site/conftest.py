@@ -12,7 +12,7 @@ What it is not: a place for assertions or page-driving code (see helpers.py). Co
 service workers by default so an offline worker's one-time reload cannot race a test; a module
 that tests the service worker overrides the `context_options` fixture.
 
-Fixtures: site_url (serving tests/conftest.py's built_site), subpath_site_url, isolated_url, lesson_path, browser,
+Fixtures: site_url (serving tests/conftest.py's built_site), subpath_build, subpath_site_url, isolated_url, lesson_path, browser,
 context_options, page, requests_made, outside_requests, page_errors, clean_run.
 """
 import pytest
@@ -38,13 +38,20 @@ def site_url(site_server):
 
 
 @pytest.fixture(scope="session")
-def subpath_site_url(request, tmp_path_factory):
-    """Base URL of a second build served under a sub-path, like a GitHub Pages project site (started beside
-    the first at collection: tests/conftest.py's EARLY_BUILDS)."""
-    early = early_build(request.config, "subpath_site_url")
-    port = early[0] if early else free_port()
-    url = f"http://127.0.0.1:{port}{SUB_PATH}"
-    directory = early[1].folder() if early else build_site(tmp_path_factory.mktemp("subpath-site"), url)
+def subpath_build(request, tmp_path_factory):
+    """(folder, port) of a second build, for a sub-path like a GitHub Pages project site's (started beside the
+    first at collection: tests/conftest.py's EARLY_BUILDS). Read it, or copy it before changing anything."""
+    early = early_build(request.config, "subpath_build")
+    if early:
+        return early[1].folder(), early[0]
+    port = free_port()
+    return build_site(tmp_path_factory.mktemp("subpath-site"), f"http://127.0.0.1:{port}{SUB_PATH}"), port
+
+
+@pytest.fixture(scope="session")
+def subpath_site_url(subpath_build):
+    """Base URL of the sub-path build served under its sub-path."""
+    directory, port = subpath_build
     with serve_site(directory, port, base=SUB_PATH) as served:
         yield served
 

@@ -29,7 +29,7 @@ def firefox(built_site, site_url):
         yield scenarios.ScenarioRun(reader, urls, built_site)
 
 
-@pytest.mark.parametrize("name", scenarios.NAMES)
+@pytest.mark.parametrize("name", scenarios.names_for("firefox"))
 def test_firefox(firefox, name):
     firefox.judge(name)
 

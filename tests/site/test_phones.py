@@ -7,7 +7,8 @@ lesson page:
   - every tap target (buttons, form controls, the header's and navigation's links and labels) is at
     least 24 × 24 CSS pixels, the WCAG 2.2 target size (links inside a sentence are exempt, as the
     criterion allows);
-  - every figure works by touch: a tap on its first control changes what Python shows;
+  - every figure works by touch: a tap on its first control changes what Python shows (the figures of one
+    chapter share its tab);
   - a computation graph's text is drawn at 11 px or more (the graph scrolls sideways inside its figure),
     and "Backpropagate by hand" repeats under each field the numbers on its box's edges.
 
@@ -138,11 +139,27 @@ def test_every_tap_target_is_at_least_24_by_24_pixels(phone_page, site_url, buil
     assert small == {}
 
 
+@pytest.fixture(scope="module")
+def chapter_tabs(phone):
+    """{path: (tab, its uncaught errors)}: one tab per chapter, shared by the figures of that chapter."""
+    tabs = {}
+    yield tabs
+    for tab, _ in tabs.values():
+        tab.close()
+
+
 @pytest.mark.parametrize("name", sorted(TITLES))
-def test_every_figure_works_by_touch(phone_page, site_url, built_site, name, page_errors):
-    open_phone_page(phone_page, site_url, figure_page(built_site, name))
+def test_every_figure_works_by_touch(phone, chapter_tabs, site_url, built_site, name):
+    path = figure_page(built_site, name)
+    if path not in chapter_tabs:
+        tab, errors = phone.new_page(), []
+        tab.on("pageerror", lambda error: errors.append(str(error)))
+        open_phone_page(tab, site_url, path)
+        chapter_tabs[path] = (tab, errors)
+    phone_page, page_errors = chapter_tabs[path]
     figure = phone_page.get_by_role("group", name=TITLES[name], exact=True)
     figure.scroll_into_view_if_needed()  # Python starts when a figure nears the view
+    figure.locator("button, input").first.wait_for()  # its controls are mounted: the choice below counts them
     # A control that changes something: a radio not chosen yet, a button other than Reset, else a slider.
     radios = figure.locator("input[type=radio]:not(:checked)")
     buttons = figure.locator("button").filter(has_not_text=re.compile(r"^\s*Reset\s*$"))

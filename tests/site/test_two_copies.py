@@ -1,10 +1,10 @@
 """test_two_copies.py: two copies of the lesson on one origin keep their learners' work apart (issue #34).
 
-What it is: the built site served at `/` and a second build at `/course/` by one server (one origin, one
+What it is: the built site served at `/` and the sub-path build at `/some-repo/` by one server (one origin, one
 localStorage, as two GitHub Pages project sites of one account, or a teacher's two classes). In Chromium,
 each copy gets work of its own; then "Load my work", "Clear my saved edits" (with the other pages' edits
 ticked) and "I am a new learner on this computer" in one copy leave every item of the other byte for byte
-as it was, both ways round. Before, a key prefix built from `/` matched every item of `/course/`.
+as it was, both ways round. Before, a key prefix built from `/` matched every item of a copy below it.
 What it is not: the work file itself (test_work.py) or one copy under a sub-path alone (test_hosting.py).
 """
 import json
@@ -14,29 +14,28 @@ from urllib.parse import urlparse
 import pytest
 from playwright.sync_api import expect
 
-from helpers import block, build_site, free_port, open_lesson, serve_site, set_code
+from helpers import SUB_PATH, block, free_port, open_lesson, serve_site, set_code
 from sample_work_files import generated_work, lesson_map
 from test_saved_edits import clear_saved_edits
 from test_work import choose_work_file, open_your_work
 
-COURSE = "course/"
+COURSE = SUB_PATH.strip("/") + "/"  # the sub-path build's path (tests/site/conftest.py)
 ALL_ITEMS = "() => Object.fromEntries(Object.keys(localStorage).map(key => [key, localStorage.getItem(key)]))"
 
 
 @pytest.fixture(scope="module")
-def root_url(built_site, tmp_path_factory):
-    """One origin serving the session's site at / and a build of its own at /course/; the root's URL. (Built
-    here, not at collection: only the test process that runs this module needs it.)"""
-    port = free_port()
+def root_url(built_site, subpath_build, tmp_path_factory):
+    """One origin serving the session's two builds, the root's at / and the sub-path's at /COURSE/, on a port
+    of its own (neither was built for it: every page here is opened by its address); the root's URL."""
     folder = tmp_path_factory.mktemp("two-copies")
     shutil.copytree(built_site, folder, dirs_exist_ok=True)
-    build_site(folder / COURSE, f"http://127.0.0.1:{port}/{COURSE}")
-    with serve_site(folder, port) as url:
+    shutil.copytree(subpath_build[0], folder / COURSE)
+    with serve_site(folder, free_port()) as url:
         yield url
 
 
 def items_of(page, url):
-    """localStorage's items of the copy at `url` (those of /course/ name its path; the root's do not)."""
+    """localStorage's items of the copy at `url` (those of the sub-path copy name its path; the root's do not)."""
     in_course = urlparse(url).path == f"/{COURSE}"
     return {key: value for key, value in page.evaluate(ALL_ITEMS).items()
             if key != "sites-of-the-lesson" and (f"/{COURSE}" in key) == in_course}
@@ -85,7 +84,7 @@ def test_load_clear_and_reset_in_one_copy_leave_the_other_unchanged(page, root_u
     file.write_text(json.dumps(generated_work(lesson_map(built_site), "Ada", seed=2)), encoding="utf-8")
     some_work(page, root_url, "Rita")
     some_work(page, course_url, "Cora")
-    load_clear_and_reset(page, root_url, file, course_url)  # the root's prefixes match /course/'s keys
+    load_clear_and_reset(page, root_url, file, course_url)  # the root's prefixes match the sub-path copy's keys
 
     some_work(page, root_url, "Rita")
     load_clear_and_reset(page, course_url, file, root_url)

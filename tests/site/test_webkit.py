@@ -34,6 +34,6 @@ def webkit(built_site):
         server.stop()
 
 
-@pytest.mark.parametrize("name", scenarios.NAMES)
+@pytest.mark.parametrize("name", scenarios.names_for("webkit"))
 def test_webkit(webkit, name):
     webkit.judge(name)
