@@ -81,13 +81,14 @@ def test_two_tabs_editing_one_block_say_so_before_either_overwrites_the_other(pa
     notice = there.get_by_role("alert")  # the second tab heard of it (the storage event) and says so
     expect(notice).to_contain_text("was edited in another tab of this site")
     set_code(there, second)  # typing on in the second tab, on its out-of-date text
-    assert saved_code(page, 1) == first, "the first tab's edit was overwritten without a word"
+    # Read where the writing tab is: another tab's copy of localStorage catches up a moment later.
+    assert saved_code(other, 1) == first, "the first tab's edit was overwritten without a word"
     notice.get_by_role("button", name="Show the other tab's version").click()
     expect(there.get_by_label("The other tab's version of this block")).to_have_text(first)
 
     notice.get_by_role("button", name="Keep this tab's version").click()
     expect(notice).to_be_hidden()
-    assert saved_code(page, 1) == second
+    assert saved_code(other, 1) == second
     told = here.get_by_role("alert")  # now the first tab is told, and takes the second tab's version
     expect(told).to_contain_text("was edited in another tab of this site")
     told.get_by_role("button", name="Use the other tab's version").click()
