@@ -140,6 +140,8 @@ class Reader:
     name = ""             # the browser, as the tests name it
     interrupts = None     # True: an isolated page must interrupt Python; None: as the page says it can
     goes_offline = True   # the browser goes offline itself (navigator.onLine false); else the server stops
+    records_from_start = True  # RECORDER runs before a page's own scripts; else from its load on (a busy
+                               # machine's slow load can hide a whole count-up of the offline copy)
 
     def __init__(self):
         self.problems = {}      # scenario name -> the problems its pages recorded
@@ -427,6 +429,7 @@ SELENIUM_KEYS = {"Control": "CONTROL", "Delete": "DELETE", "Enter": "ENTER", "Ho
 class WebKitReader(Reader):
     name = "webkit"
     goes_offline = False
+    records_from_start = False  # WebDriver classic has no script that runs before a page's own
 
     def __init__(self, driver, server):
         super().__init__()
