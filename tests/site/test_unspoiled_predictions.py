@@ -60,8 +60,10 @@ def lesson_output(page, index):
     return page.locator("div.runnable").nth(index).get_by_role("group", name=LABEL, exact=True)
 
 
-def test_no_block_shows_a_predictions_answer_before_it_is_answered(page, site_url):
-    checked = []
+def test_no_block_or_figure_shows_a_predictions_answer_before_it_is_answered(page, site_url):
+    """On one visit of each page: the blocks and figures predictions are about give nothing away; then each
+    block's "Show me" brings its output."""
+    checked, figures_checked = [], []
     for path in paths():
         open_lesson(page, site_url, path)
         about = [(identifier, index) for identifier, index in page.evaluate(ABOUT, BLOCKS) if index >= 0]
@@ -70,21 +72,6 @@ def test_no_block_shows_a_predictions_answer_before_it_is_answered(page, site_ur
             shown = lesson_output(page, index).inner_text()   # the text as rendered: not a closed <details>
             assert not gives_away(PREDICTIONS[identifier], shown), (path, identifier, shown)
             checked.append(identifier)
-        for identifier, index in about:                       # answered (here: shown), the output is there
-            prediction = page.locator(f'div.prediction[data-prediction="{identifier}"]')
-            open_boxes_around(prediction)                     # a "Go deeper" box holds some
-            prediction.get_by_role("button", name="Show me").click()
-        for identifier, index in about:
-            group = lesson_output(page, index)
-            expect(group.locator(".runnable__output")).to_be_visible()
-    # the home page's first run, the engine's edges and the network's 17 parameters, at least
-    assert {"first-run-y", "edge-count", "parameter-count", "hand-check-w-grad"} <= set(checked), checked
-
-
-def test_no_figure_shows_a_numeric_answer_before_it_is_answered(page, site_url):
-    checked = []
-    for path in paths():
-        open_lesson(page, site_url, path)
         for identifier, index in page.evaluate(ABOUT, FIGURES):
             if index < 0 or PREDICTIONS[identifier]["kind"] != "number":
                 continue
@@ -94,8 +81,17 @@ def test_no_figure_shows_a_numeric_answer_before_it_is_answered(page, site_url):
             readouts = settled(figure).locator("[data-readout]").all_inner_texts()
             shown = " ".join(text for text in readouts if NUMBER.fullmatch(text.strip()))  # the numbers it reads out
             assert not gives_away(PREDICTIONS[identifier], shown), (path, identifier, shown)
-            checked.append(identifier)
-    assert {"secant-slope", "mystery-turns"} <= set(checked), checked
+            figures_checked.append(identifier)
+        for identifier, index in about:                       # answered (here: shown), the output is there
+            prediction = page.locator(f'div.prediction[data-prediction="{identifier}"]')
+            open_boxes_around(prediction)                     # a "Go deeper" box holds some
+            prediction.get_by_role("button", name="Show me").click()
+        for identifier, index in about:
+            group = lesson_output(page, index)
+            expect(group.locator(".runnable__output")).to_be_visible()
+    # the home page's first run, the engine's edges and the network's 17 parameters, at least
+    assert {"first-run-y", "edge-count", "parameter-count", "hand-check-w-grad"} <= set(checked), checked
+    assert {"secant-slope", "mystery-turns"} <= set(figures_checked), figures_checked
 
 
 def test_an_answer_checked_unfolds_the_output_and_clearing_folds_it_again(page, site_url):
