@@ -1,7 +1,7 @@
 """test_phones.py: the lesson on a phone: Chromium with a 375 × 740 touch viewport (issue #19).
 
-What it is: one touch context (Playwright's viewport, has_touch and is_mobile) per module, on every
-lesson page:
+What it is: one touch context (Playwright's viewport, has_touch and is_mobile) per module; one visit of
+every lesson page (`tour`) for the first three checks:
   - no page scrolls sideways (the document is no wider than the screen);
   - every figure fits its column, and so does every block, whose code scrolls inside the block;
   - every tap target (buttons, form controls, the header's and navigation's links and labels) is at
@@ -101,41 +101,46 @@ def open_phone_page(tab, site_url, path):
     wait_blocks_mounted(tab)
 
 
-def test_no_page_scrolls_sideways_and_every_figure_and_block_fits_its_column(phone_page, site_url, built_site):
-    found = {}
-    for path in lesson_pages(built_site):
-        open_phone_page(phone_page, site_url, path)
-        if phone_page.locator("div.runnable").count():
-            phone_page.locator("div.runnable pre").first.tap()  # the editor mounts: its scroller is checked too
-            phone_page.locator("div.runnable .cm-scroller").first.wait_for()
-        width = phone_page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
-        problems = ([f"the page is {width[0]} px wide on a {width[1]} px screen"] if width[0] > width[1] else [])
-        problems += phone_page.evaluate(OVERFLOW)
-        if problems:
-            found[path or "home"] = problems
-    assert found == {}
+@pytest.fixture(scope="module")
+def tour(phone, site_url, built_site):
+    """One visit of every lesson page on the phone: {path: what the checks below read there}. The tap targets
+    and the widest code are read as the page opens; then a tap on the first block's code mounts its editor,
+    whose scroller the column check takes in too."""
+    seen, tab = {}, phone.new_page()
+    try:
+        for path in lesson_pages(built_site):
+            open_phone_page(tab, site_url, path)
+            targets = tab.evaluate(TARGETS)
+            widest = tab.evaluate("() => Math.max(0, ...[...document.querySelectorAll('div.runnable pre > code')]"
+                                  ".map(c => c.scrollWidth - c.clientWidth))")
+            if tab.locator("div.runnable").count():
+                tab.locator("div.runnable pre").first.tap()
+                tab.locator("div.runnable .cm-scroller").first.wait_for()
+            width = tab.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+            problems = ([f"the page is {width[0]} px wide on a {width[1]} px screen"] if width[0] > width[1] else [])
+            seen[path or "home"] = {"targets": targets, "widest": widest, "problems": problems + tab.evaluate(OVERFLOW)}
+    finally:
+        tab.close()
+    return seen
 
 
-def test_some_code_is_wider_than_a_phone_and_scrolls_inside_its_block(phone_page, site_url, built_site):
+def test_no_page_scrolls_sideways_and_every_figure_and_block_fits_its_column(tour):
+    assert {path: page["problems"] for path, page in tour.items() if page["problems"]} == {}
+
+
+def test_some_code_is_wider_than_a_phone_and_scrolls_inside_its_block(tour):
     """The check above is not empty: at least one block's code is wider than its block, and it scrolls."""
-    widest = 0
-    for path in lesson_pages(built_site):
-        open_phone_page(phone_page, site_url, path)
-        widest = max(widest, phone_page.evaluate(
-            "() => Math.max(0, ...[...document.querySelectorAll('div.runnable pre > code')].map(c => c.scrollWidth - c.clientWidth))"))
-    assert widest > 50
+    assert max(page["widest"] for page in tour.values()) > 50
 
 
-def test_every_tap_target_is_at_least_24_by_24_pixels(phone_page, site_url, built_site):
+def test_every_tap_target_is_at_least_24_by_24_pixels(tour):
     small = {}
-    for path in lesson_pages(built_site):
-        open_phone_page(phone_page, site_url, path)
-        targets = phone_page.evaluate(TARGETS)
-        assert targets, "no tap targets found: the check would pass on an empty page"
-        too_small = sorted({f"{t['name']} {t['width']:.0f}×{t['height']:.0f}" for t in targets
+    for path, page in tour.items():
+        assert page["targets"], f"{path}: no tap targets found: the check would pass on an empty page"
+        too_small = sorted({f"{t['name']} {t['width']:.0f}×{t['height']:.0f}" for t in page["targets"]
                             if min(t["width"], t["height"]) < MINIMUM_TARGET_PX - TOLERANCE_PX})
         if too_small:
-            small[path or "home"] = too_small
+            small[path] = too_small
     assert small == {}
 
 
