@@ -1,7 +1,8 @@
 """test_blocks.py: runnable blocks in Chromium: run, edit, reset, predecessors, errors, stop, locality.
 
 What it is: the reader's view of a runnable block, checked against the built site served on
-127.0.0.1, both at the root and under a sub-path (/some-repo/), like a GitHub Pages project site.
+127.0.0.1; a page's whole run and Stop also under a sub-path (/some-repo/), like a GitHub Pages project site
+(what is fetched, and fetched again for a new Python, depends on where the site is).
 Expected outputs are not written down here: a real block must print what the same runner (tutor.runtime)
 prints in CPython for the same code, and edited blocks compute values the test derives itself.
 
@@ -59,8 +60,8 @@ def test_clicking_the_last_block_runs_the_page_as_cpython_does(
 
 
 def test_edited_code_runs_and_reset_restores_the_original(
-        page, base_url, lesson_path, requests_made, outside_requests, page_errors):
-    open_lesson(page, base_url, lesson_path)
+        page, site_url, lesson_path, requests_made, outside_requests, page_errors):
+    open_lesson(page, site_url, lesson_path)
     first = block(page, 1)
     original = editor_text(first)
     edited = "total = sum(range(1, 10))\nprint('edited', total)"
@@ -135,8 +136,8 @@ def test_a_runs_result_is_painted_before_the_block_becomes_an_editor(page, site_
 
 
 def test_a_later_block_first_runs_earlier_ones_once(
-        page, base_url, lesson_path, requests_made, outside_requests, page_errors):
-    open_lesson(page, base_url, lesson_path)
+        page, site_url, lesson_path, requests_made, outside_requests, page_errors):
+    open_lesson(page, site_url, lesson_path)
     first, second = block(page, 1), block(page, 2)
     set_code(first, "shared = [20]\nprint('first block ran')")
     set_code(second, "shared.append(22)\nprint(sum(shared))")
@@ -150,8 +151,8 @@ def test_a_later_block_first_runs_earlier_ones_once(
 
 
 def test_an_exception_shows_a_traceback_of_the_readers_code_and_the_next_run_works(
-        page, base_url, lesson_path, requests_made, outside_requests, page_errors):
-    open_lesson(page, base_url, lesson_path)
+        page, site_url, lesson_path, requests_made, outside_requests, page_errors):
+    open_lesson(page, site_url, lesson_path)
     first = block(page, 1)
     set_code(first, "def ratio(a, b):\n    return a / b\n\nratio(1, 0)")
 
