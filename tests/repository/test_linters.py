@@ -21,3 +21,13 @@ def test_the_linter_finds_nothing(linter):
     assert (REPO / command[0]).exists(), f"{command[0]} is missing: ./dev.sh test installs it"
     result = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, f"{' '.join(command)} found:\n{result.stdout}{result.stderr}"
+
+
+def test_ruff_reads_every_python_file_of_the_repository_and_none_of_a_build():
+    """An exclusion that matches more than meant ("site" once matched tests/site/ too) hides whole folders."""
+    listed = subprocess.run(LINTERS["ruff"][:2] + ["--show-files", "--no-cache", "."], cwd=REPO, capture_output=True,
+                            text=True, timeout=300).stdout
+    checked = {Path(line).resolve().relative_to(REPO).as_posix() for line in listed.splitlines() if line.endswith(".py")}
+    tracked = subprocess.run(["git", "ls-files", "*.py"], cwd=REPO, capture_output=True, text=True).stdout.split()
+    assert sorted(set(tracked) - checked) == []
+    assert [path for path in checked if path.startswith(("site/", "build/"))] == []

@@ -18,7 +18,7 @@ context_options, page, requests_made, outside_requests, page_errors, clean_run.
 import pytest
 from playwright.sync_api import sync_playwright
 
-from helpers import clean_run  # noqa: F401  (a fixture: helpers.py is its one home, for the modules that import it)
+from helpers import clean_run  # noqa: F401  (a fixture, for every module here: helpers.py is its one home)
 from helpers import (CHROMIUM_ARGS, SUB_PATH, UI_TIMEOUT_MS, build_site, chromium_path, early_build, free_port,
                      is_outside, lesson_with_blocks, serve_site)
 

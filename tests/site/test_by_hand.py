@@ -14,7 +14,7 @@ import math
 from playwright.sync_api import expect
 from tinygrad import Value
 
-from test_figures import button, clean_run, cpython_model, messages, open_figure, readout  # noqa: F401
+from test_figures import button, cpython_model, messages, open_figure, readout
 
 
 def field(figure, label):

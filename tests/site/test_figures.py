@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from helpers import (PYTHON_TIMEOUT_MS, REPO, block, box_gradient, clean_run, run_block, set_code,  # noqa: F401
-                     settled, wait_python_ready)  # (box_gradient, clean_run, settled: tests import them from here too)
+from helpers import (PYTHON_TIMEOUT_MS, REPO, block, box_gradient, run_block, set_code,
+                     settled, wait_python_ready)  # (box_gradient, settled: tests import them from here too)
 
 TITLES = {  # exactly as issue #5 names them
     "x_times_x": "x × x, traced",

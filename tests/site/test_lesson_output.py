@@ -3,7 +3,8 @@
 What it is: Chromium tests of the output the build writes into each block (site_scripts/hooks/
 runnable_fence.py, computed by tutor.runtime.runner under CPython) and of how block.mjs treats it. With
 JavaScript off, on screen (once its "Go deeper" box and its fold, if any, are opened) and in print,
-each block of a chapter shows a group "Output of the lesson's code" holding what CPython prints for that block when the page's blocks run in order, with a caption
+each block of a chapter shows a group "Output of the lesson's code" holding what CPython prints for that block
+when the page's blocks run in order, with a caption
 that says where it comes from. With JavaScript on it is there while Python has not started; running a
 block (and the earlier blocks it runs first) replaces it with the block's own output, editing the code
 hides it, a saved edit keeps it hidden after a reload, and Reset brings it back.

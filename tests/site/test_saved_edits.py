@@ -4,7 +4,8 @@ What it is: the browser's memory of edited blocks, checked on the built site ser
 an edit comes back after a reload (also after Python crashed), Reset brings back the lesson's code
 and forgets the edit, a saved edit made for an older version of the lesson is shown with a notice
 and the original to compare, "Clear my saved edits" asks first, says what it clears, offers "Download my
-work" (asking for the name when none is typed, issue #38), clears only this page's edits unless the reader ticks more, and Cancel keeps everything; a browser that refuses
+work" (asking for the name when none is typed, issue #38), clears only this page's edits unless the reader ticks
+more, and Cancel keeps everything; a browser that refuses
 storage (full, or turned off) still runs every block, and when two tabs edit the same block, each says
 so before it overwrites the other's saved edit and the reader chooses which version stays; nearly full
 storage never keeps a cut-off edit: select all, delete, then a paste too large to save keeps the edit

@@ -26,7 +26,7 @@ from helpers import (PYTHON_TIMEOUT_MS, REPO, UI_TIMEOUT_MS, block, is_outside, 
                      set_code)
 
 sys.path.insert(0, str(REPO))
-from site_scripts.hooks import security  # noqa: E402  (the hook module, for its refusal of bad markup)
+from site_scripts.hooks import security
 
 VIOLATION_LISTENER = """
 window.policyViolations = [];

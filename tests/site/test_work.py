@@ -6,12 +6,14 @@ record written directly here; a prediction answered in the page's own field make
 download, cleared storage, load and comes back in the chapter in a test of its own), passes a build-your-own step
 and applies an edited engine; "Download my work" saves <name>-backprop-work.json, which obeys the JSON
 Schema under CPython's jsonschema; a fresh browser context (empty storage) loads it after saying what it
-holds (its engine too, ticked: test_work_engine.py asks that apart), and every piece is back where the learner left it (the block, the exercise's state, the step, the
+holds (its engine too, ticked: test_work_engine.py asks that apart), and every piece is back where the learner
+left it (the block, the exercise's state, the step, the
 banner of the edited engine, the answer), and a second download holds the same work. Loading over
 existing work says what it replaces first, and Cancel changes nothing. Each kind of bad file (not JSON,
 another shape, a newer version, another site's file, cut short, damaged, 50 MB) is refused with its
 reason and changes nothing saved, and a load that the browser's storage refuses half way (the file's
-edited engine, after its other items were written) says so and puts back everything as it was. The header's link reaches "Your work" from every kind of page, also
+edited engine, after its other items were written) says so and puts back everything as it was. The header's link
+reaches "Your work" from every kind of page, also
 after instant navigation. Solutions turned off with ?solutions=off stay locked after a Check, the work
 file records it, and ?solutions=on unlocks them. With no name typed, "Download my work" asks for one
 instead of saving one more file named only by the lesson (issue #38).
@@ -21,7 +23,6 @@ import importlib
 import json
 
 import jsonschema
-import pytest
 from playwright.sync_api import expect
 
 from helpers import REPO, block, editor_text, open_lesson, run_block, set_code, wait_for_address
