@@ -60,9 +60,11 @@ def download(name, path):
         if result.returncode != 0 or not downloaded.exists():
             raise WheelError(f"pip could not download {path.name} from PyPI:\n{result.stderr.strip()}")
         path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_suffix(".part")
-        shutil.copyfile(downloaded, partial)
-        partial.replace(path)  # never a half-written wheel, even with two builds at once
+        # A partial copy of this build's own, renamed into place: never a half-written wheel, and two builds
+        # downloading at once (the tests' two) each rename a whole one.
+        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f"{path.stem}-", suffix=".part", delete=False) as partial:
+            partial.write(downloaded.read_bytes())
+        Path(partial.name).replace(path)
 
 
 def write_index(folder):

@@ -9,6 +9,9 @@ import ast
 import hashlib
 import json
 import re
+import subprocess
+import threading
+from pathlib import Path
 
 import pytest
 
@@ -43,3 +46,33 @@ def test_a_local_copy_that_is_not_the_pinned_wheel_is_refused(tmp_path, monkeypa
 ])
 def test_micropip_is_loaded_only_for_a_block_that_imports_it(code, needs):
     assert imports_micropip(ast.parse(code)) is needs
+
+
+def test_builds_downloading_one_wheel_at_once_each_put_a_whole_one_in_place(tmp_path, monkeypatch):
+    """The tests build two sites side by side from a clean clone: both download the same wheel into the same cache
+    (pip stood in for by a copy of the pinned bytes); neither may fail for the other's partial copy."""
+    wheel = b"PK" + b"wheel bytes " * 50_000
+
+    def pip(command, **_):
+        folder = Path(command[command.index("-d") + 1])
+        (folder / registry_wheels.wheel_name("micrograd")).write_bytes(wheel)
+        return subprocess.CompletedProcess(command, 0, "", "")
+
+    monkeypatch.setattr(registry_wheels.subprocess, "run", pip)
+    errors = []
+
+    def build(path):
+        try:
+            registry_wheels.download("micrograd", path)
+        except Exception as error:  # reported below
+            errors.append(error)
+
+    for attempt in range(5):
+        path = tmp_path / str(attempt) / registry_wheels.wheel_name("micrograd")
+        builds = [threading.Thread(target=build, args=(path,)) for _ in range(8)]
+        for thread in builds:
+            thread.start()
+        for thread in builds:
+            thread.join()
+        assert errors == [] and path.read_bytes() == wheel
+        assert sorted(file.name for file in path.parent.iterdir()) == [path.name]  # no partial copy left
