@@ -258,6 +258,20 @@ class Reader:
         self.reload_page()
         self.loaded()
 
+    def follow(self, url):
+        """Click the footer's or the article's link to `url` as a reader would, if the page has one (Material's
+        instant navigation then keeps the document, and Python); whether it had."""
+        link = self.evaluate("return [...document.querySelectorAll('.md-footer a[href]'),"  # the footer's first
+                             " ...document.querySelectorAll('.md-content a[href]')]"
+                             ".find((a) => a.href === arguments[0] && a.getClientRects().length > 0) ?? null", url)
+        if link is None:
+            return False
+        self.collect()
+        self.click(link)
+        self.wait("return document.querySelector('link[rel=canonical]')?.href === arguments[0]", url)
+        self.loaded()
+        return True
+
     def go_offline(self):
         self.set_offline(True)
 
